@@ -1,0 +1,15 @@
+export * as common from './gen/hearth/common/v1/envelope.js';
+export * as ingress from './gen/hearth/ingress/v1/events.js';
+export * as router from './gen/hearth/router/v1/events.js';
+export * as orchestrator from './orchestrator.js';
+export {
+  eventCodecs,
+  isEventTypeName,
+  typeName,
+  UnknownEventTypeError,
+  type EventCodec,
+  type EventCodecs,
+  type EventMessage,
+  type EventTypeName,
+  type MessageCodec,
+} from './registry.js';

@@ -1,0 +1,93 @@
+import { common, eventCodecs, ingress, isEventTypeName, orchestrator, router, typeName, UnknownEventTypeError } from '@hearth/proto';
+import type { EventMessage, EventTypeName } from '@hearth/proto';
+
+describe('Envelope', () => {
+  it('round-trips through encode/decode with its Date, bigint and bytes fields', () => {
+    // given
+    const payload = ingress.TurnReceived.encode(
+      ingress.TurnReceived.fromPartial({ messageId: 'm-1', conversationId: 'c-1', text: 'hi', source: 'chat' }),
+    ).finish();
+    const envelope = common.Envelope.fromPartial({
+      eventId: 'e-1',
+      type: typeName(ingress.TurnReceived),
+      userId: 'u-1',
+      occurredAt: new Date('2025-01-02T03:04:05.678Z'),
+      causationId: 'cmd-1',
+      correlationId: 'turn-1',
+      schemaVersion: 1,
+      payload,
+      prevSubjectSeq: 2n ** 40n,
+      service: 'ingress',
+    });
+
+    // when
+    const decoded = common.Envelope.decode(common.Envelope.encode(envelope).finish());
+
+    // then
+    expect(decoded).toEqual({ ...envelope, payload: expect.any(Uint8Array) as unknown });
+    expect(Array.from(decoded.payload)).toEqual(Array.from(payload));
+    expect(decoded.occurredAt).toBeInstanceOf(Date);
+    expect(decoded.prevSubjectSeq).toBe(2n ** 40n);
+    expect(ingress.TurnReceived.decode(decoded.payload).text).toBe('hi');
+  });
+});
+
+describe('eventCodecs', () => {
+  it('holds every message of the *events.proto files under its fully-qualified name', () => {
+    expect(Object.keys(eventCodecs).sort()).toEqual(
+      [
+        'hearth.ingress.v1.OnboardingAnswered',
+        'hearth.ingress.v1.OnboardingAnswers',
+        'hearth.ingress.v1.TurnReceived',
+        'hearth.ingress.v1.UserCreated',
+        'hearth.orchestrator.v1.ChatRefused',
+        'hearth.orchestrator.v1.LlmExchange',
+        'hearth.orchestrator.v1.PersonaAssigned',
+        'hearth.orchestrator.v1.StableStyleParams',
+        'hearth.orchestrator.v1.TurnCompleted',
+        'hearth.router.v1.RoutingDecision',
+        'hearth.router.v1.TopicMatch',
+        'hearth.router.v1.TurnRouted',
+      ].sort(),
+    );
+    expect(eventCodecs['hearth.router.v1.TurnRouted']).toBe(router.TurnRouted);
+    expect(Object.isFrozen(eventCodecs)).toBe(true);
+  });
+
+  it('decodes a payload by the name carried in Envelope.type', () => {
+    // given
+    const name: string = 'hearth.orchestrator.v1.PersonaAssigned';
+    const bytes = orchestrator.PersonaAssigned.encode(
+      orchestrator.PersonaAssigned.fromPartial({ aiFriendId: 'f-1', personaSeed: 7 }),
+    ).finish();
+
+    // when
+    if (!isEventTypeName(name)) throw new Error('expected a known name');
+    const message = eventCodecs[name].decode(bytes);
+
+    // then
+    expect(eventCodecs[name].toJSON(message as never)).toEqual({ aiFriendId: 'f-1', personaSeed: 7 });
+  });
+
+  it('is typed by name', () => {
+    const received: EventMessage<'hearth.ingress.v1.TurnReceived'> = eventCodecs[
+      'hearth.ingress.v1.TurnReceived'
+    ].fromPartial({ text: 'typed' });
+    const name: 'hearth.router.v1.TurnRouted' = typeName(router.TurnRouted);
+    const names: EventTypeName[] = [name];
+    expect(received.text).toBe('typed');
+    expect(names).toEqual(['hearth.router.v1.TurnRouted']);
+  });
+});
+
+describe('typeName', () => {
+  it('names an event message object', () => {
+    expect(typeName(orchestrator.TurnCompleted)).toBe('hearth.orchestrator.v1.TurnCompleted');
+    expect(typeName(ingress.UserCreated)).toBe('hearth.ingress.v1.UserCreated');
+  });
+
+  it('rejects a message that is not an event', () => {
+    expect(() => typeName(orchestrator.GetPersonaRequest as never)).toThrow(UnknownEventTypeError);
+    expect(isEventTypeName('hearth.common.v1.Envelope')).toBe(false);
+  });
+});
