@@ -1,0 +1,316 @@
+import { connect, headers as natsHeaders, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
+import {
+  DeliverPolicy,
+  JetStreamApiError,
+  jetstream,
+  jetstreamManager,
+  RetentionPolicy,
+  StorageType,
+  type JetStreamClient,
+  type JetStreamManager,
+  type StreamConfig,
+} from '@nats-io/jetstream';
+import { context, propagation, trace } from '@opentelemetry/api';
+import { AppendConflictError, BusError, QueryError } from './errors.js';
+import { decodeEnvelope, encodeEnvelope, type EventDraft, type StoredEvent } from './events.js';
+import { Topology, type ServiceName } from './topology.js';
+
+/** Minimal logger the bus writes to (pino fits). */
+export interface BusLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface BusOptions {
+  /** NATS server URL(s), comma separated. */
+  url: string;
+  /** Connection name shown by the server. */
+  name: string;
+  /** Subject and stream root; tests use a unique one. */
+  namespace: string;
+  logger: BusLogger;
+  /**
+   * JetStream dedup window for Msg-Id.
+   * @default 120_000
+   */
+  duplicateWindowMs?: number;
+  /**
+   * Replicas of each stream (3 on a clustered server).
+   * @default 1
+   */
+  streamReplicas?: number;
+}
+
+export interface AppendResult {
+  id: string;
+  seq: number;
+  /** True when an earlier try already appended this event (Msg-Id dedup). */
+  duplicate: boolean;
+}
+
+const WRONG_LAST_SEQUENCE = 10071;
+const HEADER_TYPE = 'Hearth-Type';
+const HEADER_ERROR = 'Hearth-Error';
+
+const headerSetter = { set: (h: MsgHdrs, k: string, v: string) => h.set(k, v) };
+export const headerGetter = {
+  get: (h: MsgHdrs | undefined, k: string) => h?.get(k) || undefined,
+  keys: (h: MsgHdrs | undefined) => (h ? h.keys() : []),
+};
+
+/**
+ * JetStream for one process: streams, typed appends with Msg-Id and optimistic
+ * concurrency, reads, request/reply queries, and drain on close.
+ */
+export class Bus {
+  readonly topology: Topology;
+  private readonly closers: (() => Promise<void>)[] = [];
+  private closed = false;
+
+  private constructor(
+    readonly nc: NatsConnection,
+    readonly js: JetStreamClient,
+    readonly jsm: JetStreamManager,
+    private readonly opts: BusOptions,
+  ) {
+    this.topology = new Topology(opts.namespace);
+  }
+
+  static async connect(opts: BusOptions): Promise<Bus> {
+    const nc = await connect({
+      servers: opts.url.split(','),
+      name: opts.name,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 250,
+      waitOnFirstConnect: false,
+    });
+    void (async () => {
+      for await (const s of nc.status()) {
+        if (s.type === 'disconnect' || s.type === 'reconnect') {
+          opts.logger.warn({ nats: s.type, server: 'server' in s ? s.server : undefined }, `nats ${s.type}`);
+        }
+      }
+    })();
+    const jsm = await jetstreamManager(nc);
+    return new Bus(nc, jetstream(nc), jsm, opts);
+  }
+
+  get logger(): BusLogger {
+    return this.opts.logger;
+  }
+
+  /** Creates or updates the stream of each service, and the dead-letter stream. */
+  async ensureStreams(services: readonly ServiceName[]): Promise<void> {
+    for (const s of services) {
+      await this.ensureStream({
+        name: this.topology.stream(s),
+        subjects: [this.topology.streamSubjects(s)],
+      });
+    }
+    await this.ensureStream({ name: this.topology.dlqStream, subjects: [`${this.opts.namespace}.dlq.>`] });
+  }
+
+  private async ensureStream(cfg: { name: string; subjects: string[] }): Promise<void> {
+    const config: Partial<StreamConfig> & { name: string } = {
+      name: cfg.name,
+      subjects: cfg.subjects,
+      storage: StorageType.File,
+      retention: RetentionPolicy.Limits,
+      duplicate_window: (this.opts.duplicateWindowMs ?? 120_000) * 1_000_000,
+      max_msg_size: 1024 * 1024,
+      num_replicas: this.opts.streamReplicas ?? 1,
+    };
+    try {
+      const info = await this.jsm.streams.info(cfg.name);
+      const same =
+        info.config.subjects.join(',') === cfg.subjects.join(',') &&
+        info.config.duplicate_window === config.duplicate_window &&
+        info.config.num_replicas === config.num_replicas;
+      if (!same) await this.jsm.streams.update(cfg.name, config);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      try {
+        await this.jsm.streams.add(config);
+      } catch (addErr) {
+        // Another process created it in between: fine.
+        if (!(addErr instanceof JetStreamApiError && addErr.code === 10058)) throw addErr;
+      }
+    }
+  }
+
+  /**
+   * Appends events to one subject in order, each with Msg-Id = event id and
+   * `expect.lastSubjectSequence`, so a retry is a no-op and a stale writer
+   * gets {@link AppendConflictError}.
+   */
+  async append(
+    service: ServiceName,
+    key: string,
+    drafts: readonly EventDraft[],
+    expectedLastSeq: number,
+  ): Promise<AppendResult[]> {
+    const subject = this.topology.subject(service, key);
+    const results: AppendResult[] = [];
+    let expected = expectedLastSeq;
+    for (const d of drafts) {
+      const h = natsHeaders();
+      h.set(HEADER_TYPE, d.type);
+      propagation.inject(context.active(), h, headerSetter);
+      try {
+        const ack = await this.js.publish(subject, encodeEnvelope(d, service, expected), {
+          msgID: d.id,
+          expect: { lastSubjectSequence: expected },
+          headers: h,
+          timeout: 5_000,
+        });
+        results.push({ id: d.id, seq: ack.seq, duplicate: ack.duplicate });
+        expected = ack.seq;
+      } catch (err) {
+        if (err instanceof JetStreamApiError && err.code === WRONG_LAST_SEQUENCE) {
+          throw new AppendConflictError(subject, expected, { cause: err });
+        }
+        throw new BusError('APPEND_FAILED', `append to ${subject} failed: ${String(err)}`, { cause: err });
+      }
+    }
+    return results;
+  }
+
+  /** The last event on a subject, or null when the subject is empty. */
+  async lastOnSubject(service: ServiceName, key: string): Promise<StoredEvent | null> {
+    const stream = this.topology.stream(service);
+    const subject = this.topology.subject(service, key);
+    try {
+      const m = await this.jsm.streams.getMessage(stream, { last_by_subj: subject });
+      if (!m) return null;
+      return decodeEnvelope(m.data, { stream, subject, seq: m.seq });
+    } catch (err) {
+      if (isNotFound(err)) return null;
+      throw err;
+    }
+  }
+
+  /** Last stream sequence of a service's stream (0 when empty). */
+  async lastSeq(service: ServiceName): Promise<number> {
+    const info = await this.jsm.streams.info(this.topology.stream(service));
+    return info.state.last_seq;
+  }
+
+  /**
+   * Reads a stream in order with an ordered consumer, from `fromSeq` up to and
+   * including `toSeq` (default: the last sequence at the time of the call).
+   */
+  async *read(
+    service: ServiceName,
+    opts: { key?: string; fromSeq?: number; toSeq?: number } = {},
+  ): AsyncGenerator<StoredEvent> {
+    const stream = this.topology.stream(service);
+    const filter = opts.key ? this.topology.subject(service, opts.key) : this.topology.streamSubjects(service);
+    let last: number;
+    if (opts.key) {
+      // The subject's own last event bounds the read (the stream goes on past it).
+      const lastEvent = await this.lastOnSubject(service, opts.key);
+      if (!lastEvent) return;
+      last = Math.min(opts.toSeq ?? lastEvent.seq, lastEvent.seq);
+    } else {
+      const info = await this.jsm.streams.info(stream);
+      if (info.state.messages === 0) return;
+      last = Math.min(opts.toSeq ?? info.state.last_seq, info.state.last_seq);
+    }
+    const from = Math.max(1, opts.fromSeq ?? 1);
+    if (last < from) return;
+    const consumer = await this.js.consumers.get(stream, {
+      filter_subjects: filter,
+      deliver_policy: DeliverPolicy.StartSequence,
+      opt_start_seq: from,
+    });
+    const iter = await consumer.consume({ max_messages: 500 });
+    try {
+      for await (const m of iter) {
+        if (m.seq > last) break;
+        yield decodeEnvelope(m.data, { stream, subject: m.subject, seq: m.seq });
+        // pending 0: nothing more matches now (the last message may have been deleted).
+        if (m.seq >= last || m.info.pending === 0) break;
+      }
+    } finally {
+      iter.stop();
+      await consumer.delete().catch(() => undefined);
+    }
+  }
+
+  /** Serves a request/reply query; the handler gets and returns protobuf bytes. */
+  serveQuery(
+    service: ServiceName,
+    name: string,
+    handler: (request: Uint8Array) => Promise<Uint8Array>,
+  ): void {
+    const subject = this.topology.query(service, name);
+    const sub = this.nc.subscribe(subject, { queue: `${service}-q` });
+    const done = (async () => {
+      for await (const m of sub) {
+        const parent = propagation.extract(context.active(), m.headers, headerGetter);
+        void context.with(parent, async () => {
+          try {
+            m.respond(await handler(m.data));
+          } catch (err) {
+            const h = natsHeaders();
+            h.set(HEADER_ERROR, headerSafe(err instanceof Error ? err.message : String(err)));
+            m.respond(new Uint8Array(), { headers: h });
+          }
+        });
+      }
+    })();
+    this.closers.push(async () => {
+      await sub.drain().catch(() => undefined);
+      await done;
+    });
+  }
+
+  /** Asks a query of another service. */
+  async query(service: ServiceName, name: string, request: Uint8Array, timeoutMs = 5_000): Promise<Uint8Array> {
+    const h = natsHeaders();
+    propagation.inject(context.active(), h, headerSetter);
+    try {
+      const m = await this.nc.request(this.topology.query(service, name), request, { timeout: timeoutMs, headers: h });
+      if (m.headers?.has(HEADER_ERROR)) {
+        throw new QueryError('QUERY_FAILED', `${service}.${name}: ${m.headers.get(HEADER_ERROR) || 'failed'}`);
+      }
+      return m.data;
+    } catch (err) {
+      if (err instanceof QueryError) throw err;
+      throw new QueryError('QUERY_UNANSWERED', `${service}.${name} did not answer: ${String(err)}`, { cause: err });
+    }
+  }
+
+  /** Registers work to stop before the connection drains (consumers, subscriptions). */
+  onClose(fn: () => Promise<void>): void {
+    this.closers.push(fn);
+  }
+
+  /** True while connected to the server. */
+  isConnected(): boolean {
+    return !this.nc.isClosed() && !this.closed;
+  }
+
+  /** Stops consumers and subscriptions, then drains the connection. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const c of this.closers.reverse()) await c().catch((err: unknown) => this.logger.warn({ err }, 'close step failed'));
+    if (!this.nc.isClosed()) await this.nc.drain().catch(() => this.nc.close());
+  }
+}
+
+/** Header values are one line: NATS rejects CR and LF. */
+export function headerSafe(v: string): string {
+  return v.replace(/[\r\n]+/g, ' ').slice(0, 1024);
+}
+
+export function isNotFound(err: unknown): boolean {
+  if (err instanceof JetStreamApiError) return err.code === 10059 || err.code === 10037 || err.status === 404;
+  return err instanceof Error && /not found/i.test(err.message);
+}
+
+export function activeTraceId(): string | undefined {
+  return trace.getSpanContext(context.active())?.traceId;
+}

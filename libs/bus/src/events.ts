@@ -1,0 +1,113 @@
+import { common } from '@hearth/proto';
+
+/** A protobuf message type as ts-proto generates it. */
+export interface MessageCodec<T> {
+  encode(message: T): { finish(): Uint8Array };
+  decode(input: Uint8Array): T;
+  fromPartial(object: never): T;
+}
+
+/** A named event type: the fully-qualified protobuf name and its codec. */
+export interface EventType<T> {
+  readonly name: string;
+  encode(value: T): Uint8Array;
+  decode(bytes: Uint8Array): T;
+}
+
+export function eventType<T>(name: string, codec: MessageCodec<T>): EventType<T> {
+  return {
+    name,
+    encode: (value) => codec.encode(value).finish(),
+    decode: (bytes) => codec.decode(bytes),
+  };
+}
+
+/** An event decided by a service, not yet appended. */
+export interface EventDraft {
+  /** Event id and JetStream Msg-Id; derive it deterministically from its cause. */
+  id: string;
+  type: string;
+  payload: Uint8Array;
+  userId: string;
+  occurredAt: Date;
+  causationId?: string;
+  correlationId?: string;
+  /** @default 1 */
+  schemaVersion?: number;
+}
+
+export function draft<T>(
+  type: EventType<T>,
+  value: T,
+  meta: Omit<EventDraft, 'type' | 'payload'>,
+): EventDraft {
+  return { ...meta, type: type.name, payload: type.encode(value) };
+}
+
+/** An event as read back from a stream. */
+export interface StoredEvent {
+  id: string;
+  type: string;
+  userId: string;
+  occurredAt: Date;
+  causationId: string;
+  correlationId: string;
+  schemaVersion: number;
+  payload: Uint8Array;
+  /** Service that appended it. */
+  service: string;
+  stream: string;
+  subject: string;
+  /** Stream sequence of this event. */
+  seq: number;
+  /** Stream sequence of its predecessor on the same subject (0 for the first). */
+  prevSeq: number;
+  /** Raw envelope bytes, as stored. */
+  raw: Uint8Array;
+}
+
+export function encodeEnvelope(d: EventDraft, service: string, prevSeq: number): Uint8Array {
+  return common.Envelope.encode({
+    eventId: d.id,
+    type: d.type,
+    userId: d.userId,
+    occurredAt: d.occurredAt,
+    causationId: d.causationId ?? '',
+    correlationId: d.correlationId ?? '',
+    schemaVersion: d.schemaVersion ?? 1,
+    payload: d.payload,
+    prevSubjectSeq: BigInt(prevSeq),
+    service,
+  }).finish();
+}
+
+export function decodeEnvelope(
+  raw: Uint8Array,
+  where: { stream: string; subject: string; seq: number },
+): StoredEvent {
+  const e = common.Envelope.decode(raw);
+  return {
+    id: e.eventId,
+    type: e.type,
+    userId: e.userId,
+    occurredAt: e.occurredAt ?? new Date(0),
+    causationId: e.causationId,
+    correlationId: e.correlationId,
+    schemaVersion: e.schemaVersion,
+    payload: e.payload,
+    service: e.service,
+    stream: where.stream,
+    subject: where.subject,
+    seq: where.seq,
+    prevSeq: Number(e.prevSubjectSeq),
+    raw,
+  };
+}
+
+/** Decode the payload of a stored event, checking its type. */
+export function payloadOf<T>(event: StoredEvent, type: EventType<T>): T {
+  if (event.type !== type.name) {
+    throw new Error(`event ${event.id} is ${event.type}, not ${type.name}`);
+  }
+  return type.decode(event.payload);
+}

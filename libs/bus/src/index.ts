@@ -1,0 +1,16 @@
+export { Bus, isNotFound, activeTraceId, type BusOptions, type BusLogger, type AppendResult } from './bus.js';
+export { startConsumer, ACK, type ConsumerSpec, type Outcome, type RunningConsumer } from './consumer.js';
+export {
+  eventType,
+  draft,
+  payloadOf,
+  decodeEnvelope,
+  encodeEnvelope,
+  type EventType,
+  type EventDraft,
+  type StoredEvent,
+  type MessageCodec,
+} from './events.js';
+export { appendDecided } from './append.js';
+export { BusError, AppendConflictError, TerminalError, QueryError } from './errors.js';
+export { Topology, SERVICE_NAMES, GLOBAL_KEYS, type ServiceName } from './topology.js';

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { baseEnvSchema, loadConfig, port, type DeepReadonly, type Env } from '@hearth/config';
+
+/** What the host reads from the environment: the base variables plus the HTTP edge. */
+export const hostEnvSchema = baseEnvSchema.extend({
+  /**
+   * HTTP port of the process; 0 lets the OS pick a free one.
+   * @default 8080
+   */
+  PORT: port(8080),
+  /**
+   * Interface the HTTP server binds to.
+   * @default '127.0.0.1'
+   */
+  HOST: z.string().min(1).default('127.0.0.1'),
+  /**
+   * Largest accepted request body, in bytes; larger bodies get 413.
+   * @default 65536
+   */
+  HTTP_BODY_LIMIT_BYTES: z.coerce.number().int().min(1).default(65_536),
+  /**
+   * Replicas of each JetStream stream (3 on a clustered NATS in production).
+   * @default 1
+   */
+  NATS_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
+});
+
+export type HostConfig = DeepReadonly<z.output<typeof hostEnvSchema>>;
+
+/** Parses the host's environment once (frozen; throws a ConfigError naming each bad variable). */
+export function loadHostConfig(env: Env = process.env): HostConfig {
+  return loadConfig(hostEnvSchema, env);
+}

@@ -1,0 +1,293 @@
+import type { AddressInfo } from 'node:net';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Bus, SERVICE_NAMES, type ServiceName } from '@hearth/bus';
+import { startVirtualClock, systemClock, type Clock, type VirtualClock } from '@hearth/clock';
+import { migrateSchema, openDatabase, schemaDb, type Database } from '@hearth/store';
+import { createLogger, initTelemetry, observableGauge, type GaugeRegistration, type Logger, type Telemetry } from '@hearth/telemetry';
+import { loadHostConfig, type HostConfig } from './config.js';
+import { createHealthProbe, type HealthProbe } from './health.js';
+import { ApiErrorFilter } from './http-errors.js';
+import { hearthModule } from './module.js';
+import { PinoNestLogger } from './nest-logger.js';
+import { schemaFor, type ServiceContext, type ServiceDefinition } from './service.js';
+import { JetStreamTransport, type HostedRuntime } from './transport.js';
+
+export interface RunHearthOptions {
+  /** The services this process hosts (one, or all eight). */
+  services: readonly ServiceDefinition[];
+  /**
+   * The environment read once by the host's config.
+   * @default process.env
+   */
+  env?: NodeJS.ProcessEnv;
+  /**
+   * HTTP port; overrides `PORT`. 0 picks a free port (see {@link HearthProcess.port}).
+   * @default the `PORT` variable, else 8080
+   */
+  port?: number;
+  /**
+   * Interface to bind; overrides `HOST`.
+   * @default the `HOST` variable, else '127.0.0.1'
+   */
+  host?: string;
+  /**
+   * Stop gracefully on SIGTERM/SIGINT (and exit); a second signal forces exit.
+   * Off for tests and embedders, which call {@link HearthProcess.stop}.
+   * @default false
+   */
+  installSignalHandlers?: boolean;
+}
+
+/** A running Hearth process. */
+export interface HearthProcess {
+  /** Base URL of the HTTP server, e.g. `http://127.0.0.1:8080`. */
+  url: string;
+  /** The port actually bound (useful with port 0). */
+  port: number;
+  /** Same verdict as `GET /readyz`. */
+  ready(): Promise<boolean>;
+  /** Graceful, idempotent shutdown: HTTP, consumers, runtimes, clock, NATS, database, telemetry. */
+  stop(): Promise<void>;
+  bus: Bus;
+  database: Database;
+  clock: Clock;
+  contexts: Map<ServiceName, ServiceContext>;
+}
+
+/** What is open so far; closed in this order whether boot finished or failed. */
+interface Resources {
+  app?: NestFastifyApplication;
+  clock?: VirtualClock;
+  bus?: Bus;
+  database?: Database;
+  gauges?: GaugeRegistration[];
+  telemetry?: Telemetry;
+}
+
+/**
+ * Boots one Hearth process: config, logging, telemetry, NATS (streams of all
+ * services), the database (a migrated schema per service), the clock, each
+ * service's runtime, and one Nest app serving health, readiness, metrics and the
+ * services' HTTP surfaces, with JetStream consumers run by {@link JetStreamTransport}.
+ */
+export async function runHearth(opts: RunHearthOptions): Promise<HearthProcess> {
+  const definitions = checkedDefinitions(opts.services);
+  const config = loadHostConfig(opts.env ?? process.env);
+  const processName = definitions.length === 1 ? definitions[0]!.name : 'hearth';
+  const log = createLogger({ service: processName, level: config.LOG_LEVEL });
+  const res: Resources = {};
+  let stopping = false;
+
+  const closeResources = once(async () => {
+    await step(log, 'virtual clock closed', res.clock && (() => res.clock!.close()));
+    await step(log, 'nats drained', res.bus && (() => res.bus!.close()));
+    await step(log, 'database closed', res.database && (() => res.database!.close()));
+    for (const g of res.gauges ?? []) g.remove();
+    await step(log, 'telemetry flushed', res.telemetry && (() => res.telemetry!.shutdown()));
+    log.info({}, 'stopped');
+  });
+
+  try {
+    res.telemetry = initTelemetry({ service: processName, otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
+    const bus = (res.bus = await Bus.connect({
+      url: config.NATS_URL,
+      name: `hearth-${processName}`,
+      namespace: config.HEARTH_NAMESPACE,
+      logger: log,
+      streamReplicas: config.NATS_STREAM_REPLICAS,
+    }));
+    // Every stream, so any service's consumer can bind whichever services run here.
+    await bus.ensureStreams(SERVICE_NAMES);
+    const database = (res.database = await openDatabase({ url: config.DATABASE_URL, pgliteDir: config.PGLITE_DIR }));
+
+    let clock: Clock = systemClock;
+    if (config.HEARTH_ENV !== 'production') {
+      res.clock = await startVirtualClock(bus.nc, { namespace: config.HEARTH_NAMESPACE, logger: log });
+      clock = res.clock;
+    }
+    const virtualClock = res.clock;
+
+    const contexts = new Map<ServiceName, ServiceContext>();
+    const hosted: HostedRuntime[] = [];
+    for (const def of definitions) {
+      const logger = createLogger({ service: def.name, level: config.LOG_LEVEL });
+      const schema = schemaFor(config.HEARTH_NAMESPACE, def.name);
+      const applied = await migrateSchema(database, schema, def.migrations);
+      const ctx: ServiceContext = {
+        name: def.name,
+        env: config.HEARTH_ENV,
+        environment: opts.env ?? process.env,
+        logger,
+        bus,
+        database,
+        db: schemaDb(database, schema),
+        schema,
+        clock,
+        advanceClock: virtualClock && ((seconds) => virtualClock.advance(seconds)),
+      };
+      contexts.set(def.name, ctx);
+      hosted.push({ name: def.name, runtime: await def.create(ctx), logger });
+      logger.info(
+        { schema, migrations_applied: applied, projections: def.projections.map((p) => p.name) },
+        `service ${def.name} created`,
+      );
+    }
+
+    const transport = new JetStreamTransport(bus, hosted, log);
+    const telemetry = res.telemetry;
+    const probe: HealthProbe = createHealthProbe({
+      bus,
+      database,
+      consumers: () => (transport.isListening() ? transport.consumers() : undefined),
+      stopping: () => stopping,
+      metricsText: () => telemetry.metricsText(),
+    });
+    res.gauges = hostGauges(definitions, transport);
+
+    const app = (res.app = await NestFactory.create<NestFastifyApplication>(
+      hearthModule({
+        probe,
+        surfaces: hosted.flatMap((h) => (h.runtime.http ? [{ name: h.name, http: h.runtime.http }] : [])),
+        onShutdown: closeResources,
+      }),
+      new FastifyAdapter({ bodyLimit: config.HTTP_BODY_LIMIT_BYTES, trustProxy: false }),
+      // abortOnError: a failed boot throws to the caller instead of exiting the process.
+      { logger: new PinoNestLogger(log), abortOnError: false },
+    ));
+    app.useGlobalFilters(new ApiErrorFilter(app.getHttpAdapter(), log));
+    app.connectMicroservice({ strategy: transport });
+    if (opts.installSignalHandlers) {
+      // useProcessExit: Nest exits with 0 once closed, instead of re-raising the signal.
+      app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
+    }
+    await app.startAllMicroservices();
+    await app.listen(opts.port ?? config.PORT, opts.host ?? config.HOST);
+
+    const address = app.getHttpServer().address() as AddressInfo;
+    const url = `http://${urlHost(address.address)}:${address.port}`;
+
+    const stop = once(async () => {
+      stopping = true;
+      log.info({}, 'stopping: http, then consumers and runtimes');
+      await step(log, 'nest app closed (http, consumers, runtimes)', () => app.close());
+      await closeResources();
+      removeSignalHandlers();
+    });
+    const removeSignalHandlers = opts.installSignalHandlers
+      ? installForcedExit(log, () => {
+          stopping = true;
+        })
+      : () => undefined;
+
+    log.info(
+      {
+        url,
+        services: definitions.map((d) => d.name),
+        database: describeDatabase(database, config),
+        nats: config.NATS_URL,
+        namespace: config.HEARTH_NAMESPACE,
+        env: config.HEARTH_ENV,
+        clock: virtualClock ? 'virtual' : 'system',
+      },
+      `hearth listening on ${url} (${database.kind === 'pglite' ? 'PGlite' : 'Postgres'}, NATS ${config.NATS_URL})`,
+    );
+
+    return {
+      url,
+      port: address.port,
+      ready: async () => (await probe.readiness()).ready,
+      stop,
+      bus,
+      database,
+      clock,
+      contexts,
+    };
+  } catch (err) {
+    log.error({ err }, 'hearth failed to start');
+    await step(log, 'nest app closed', res.app && (() => res.app!.close()));
+    await closeResources();
+    throw err;
+  }
+}
+
+function checkedDefinitions(services: readonly ServiceDefinition[]): readonly ServiceDefinition[] {
+  if (services.length === 0) throw new Error('runHearth: no services to run');
+  const seen = new Set<ServiceName>();
+  for (const s of services) {
+    if (!SERVICE_NAMES.includes(s.name)) throw new Error(`runHearth: unknown service '${s.name}'`);
+    if (seen.has(s.name)) throw new Error(`runHearth: service '${s.name}' given twice`);
+    seen.add(s.name);
+  }
+  return services;
+}
+
+/** `hearth_service_up` and `hearth_consumer_bound`: what /readyz sees, for dashboards. */
+function hostGauges(definitions: readonly ServiceDefinition[], transport: JetStreamTransport): GaugeRegistration[] {
+  return [
+    observableGauge('hearth_service_up', 'Services hosted by this process (1 while running)', (result) => {
+      for (const d of definitions) result.observe(transport.isListening() ? 1 : 0, { service: d.name });
+    }),
+    observableGauge('hearth_consumer_bound', 'Durable consumers of this process: 1 bound, 0 not', (result) => {
+      for (const [service, list] of transport.consumers()) {
+        for (const c of list) result.observe(c.isBound() ? 1 : 0, { service, consumer: c.name });
+      }
+    }),
+  ];
+}
+
+/**
+ * Nest handles the first SIGTERM/SIGINT (graceful close, then exit 0) and ignores
+ * later ones; this listener logs the first and turns a second into an immediate exit.
+ */
+function installForcedExit(log: Logger, onFirst: () => void): () => void {
+  let received = 0;
+  const listener = (signal: NodeJS.Signals): void => {
+    received++;
+    if (received === 1) {
+      onFirst();
+      log.info({ signal }, 'signal received: shutting down (send again to force exit)');
+      return;
+    }
+    log.warn({ signal }, 'second signal: exiting now');
+    process.exit(1);
+  };
+  process.on('SIGTERM', listener);
+  process.on('SIGINT', listener);
+  return () => {
+    process.off('SIGTERM', listener);
+    process.off('SIGINT', listener);
+  };
+}
+
+async function step(log: Logger, done: string, fn: (() => Promise<unknown>) | undefined): Promise<void> {
+  if (!fn) return;
+  try {
+    await fn();
+    log.info({}, done);
+  } catch (err) {
+    log.warn({ err }, `shutdown step failed (${done})`);
+  }
+}
+
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  return () => (running ??= fn());
+}
+
+function urlHost(address: string): string {
+  if (address === '0.0.0.0') return '127.0.0.1';
+  if (address === '::') return '[::1]';
+  return address.includes(':') ? `[${address}]` : address;
+}
+
+/** Where the data lives, without credentials. */
+function describeDatabase(database: Database, config: HostConfig): string {
+  if (database.kind === 'pglite') return `PGlite ${config.PGLITE_DIR}`;
+  try {
+    const u = new URL(config.DATABASE_URL ?? '');
+    return `Postgres ${u.hostname}:${u.port || 5432}${u.pathname}`;
+  } catch {
+    return 'Postgres';
+  }
+}

@@ -1,0 +1,54 @@
+import type { Kysely } from 'kysely';
+import type { Bus, RunningConsumer, ServiceName } from '@hearth/bus';
+import type { Clock } from '@hearth/clock';
+import type { Database, Migrations, Projection } from '@hearth/store';
+import type { Logger } from '@hearth/telemetry';
+
+/** What a service gets from the host: its own schema, the bus, the clock. */
+export interface ServiceContext {
+  name: ServiceName;
+  env: 'dev' | 'test' | 'production';
+  /** The environment the host was started with: a service parses its own config from it. */
+  environment: Readonly<Record<string, string | undefined>>;
+  logger: Logger;
+  bus: Bus;
+  database: Database;
+  /** Kysely bound to the service's own schema; the service narrows it to its own table types. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- narrowed per service
+  db: Kysely<any>;
+  schema: string;
+  clock: Clock;
+  /** Advances the shared virtual clock (dev and test only; undefined in production). */
+  advanceClock?: (seconds: number) => Promise<Date>;
+}
+
+/** An HTTP surface a service adds to its Nest app (the ingress API). */
+export interface HttpSurface {
+  /** Nest controller classes. */
+  controllers: (new (...args: never[]) => unknown)[];
+  /** Nest providers, e.g. `{ provide: TOKEN, useValue: api }`. */
+  providers: unknown[];
+}
+
+/** A running service: consumers and timers, started by the JetStream transport. */
+export interface ServiceRuntime {
+  /** Binds consumers and starts workers; called once the schema is migrated. */
+  start(): Promise<RunningConsumer[]>;
+  http?: HttpSurface;
+  /** Extra shutdown after consumers stopped. */
+  stop?(): Promise<void>;
+}
+
+/** One deployable service: its schema, its projections, and how to build it. */
+export interface ServiceDefinition {
+  name: ServiceName;
+  migrations: Migrations;
+  /** Every projection the service runs (replay rebuilds and compares these). */
+  projections: Projection[];
+  create(ctx: ServiceContext): Promise<ServiceRuntime>;
+}
+
+/** The schema of a service under a namespace: `hearth_ingress`, `t1a2b_belief_graph`. */
+export function schemaFor(namespace: string, service: ServiceName): string {
+  return `${namespace}_${service.replace(/-/g, '_')}`;
+}

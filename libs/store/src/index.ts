@@ -1,0 +1,15 @@
+export { openDatabase, schemaDb, assertSchemaName, type Database, type DatabaseOptions } from './db.js';
+export { migrateSchema, dropSchema, MIGRATION_TABLE, MIGRATION_LOCK_TABLE, type Migrations } from './migrate.js';
+export {
+  applyEvents,
+  startProjection,
+  checkpointOf,
+  positionOf,
+  waitForPosition,
+  GAP_RETRY_MS,
+  type Projection,
+  type ProjectionRunnerOptions,
+  type AppliedListener,
+} from './projection.js';
+export { startReactor, reactOnce, type Reactor } from './reactor.js';
+export { replayProjection, type ReplayReport, type ReplayOptions, type TableDiff } from './replay.js';

@@ -1,0 +1,318 @@
+// The event-log invariants of ARCHITECTURE.md, against real NATS and Postgres:
+// exactly-once effects, checkpoint with rows, replay equals live, dead letters,
+// per-user order with replicas, survival of a NATS restart.
+import { common } from '@hearth/proto';
+import {
+  appendDecided,
+  Bus,
+  startConsumer,
+  type EventDraft,
+  type RunningConsumer,
+  type StoredEvent,
+} from '@hearth/bus';
+import { cleanupNamespace, databaseUrl, dropSchemas, natsUrl, startNatsServer, testNamespace, waitFor } from '@hearth/testing';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { applyEvents, checkpointOf, migrateSchema, openDatabase, replayProjection, schemaDb, startProjection, startReactor, type Database, type Projection } from './index.js';
+
+const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const TYPE = 'hearth.test.v1.Counted';
+
+interface Counted {
+  n: number;
+  poison?: boolean;
+  failOnce?: boolean;
+}
+
+const encode = (v: Counted) => new TextEncoder().encode(JSON.stringify(v));
+const decode = (e: StoredEvent): Counted => JSON.parse(new TextDecoder().decode(e.payload)) as Counted;
+
+function counted(userId: string, n: number, extra: Partial<Counted> = {}): EventDraft {
+  return {
+    id: `${userId}-${n}`,
+    type: TYPE,
+    payload: encode({ n, ...extra }),
+    userId,
+    occurredAt: new Date(Date.UTC(2026, 10, 22, 0, 0, n)),
+  };
+}
+
+const migrations = {
+  '2026_11_22_0001_test': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('counters')
+        .addColumn('user_id', 'text', (c) => c.primaryKey())
+        .addColumn('last_n', 'integer', (c) => c.notNull())
+        .addColumn('applied', 'integer', (c) => c.notNull())
+        .addColumn('out_of_order', 'integer', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('applied_log')
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('n', 'integer', (c) => c.notNull())
+        .addColumn('at', 'timestamptz', (c) => c.notNull())
+        .execute();
+    },
+  },
+};
+
+/** Counts per user, and remembers any event applied out of order. */
+function counterProjection(opts: { failAt?: number } = {}): Projection {
+  return {
+    name: 'counters',
+    sources: ['memory'],
+    tables: ['counters', 'applied_log'],
+    async apply(trx: Transaction<any>, e: StoredEvent) {
+      const v = decode(e);
+      if (v.poison) throw new Error(`poison event ${v.n}`);
+      await trx.insertInto('applied_log').values({ user_id: e.userId, n: v.n, at: e.occurredAt }).execute();
+      if (opts.failAt === v.n) throw new Error(`failure after writing row ${v.n}`);
+      await trx
+        .insertInto('counters')
+        .values({ user_id: e.userId, last_n: v.n, applied: 1, out_of_order: v.n === 1 ? 0 : 1 })
+        .onConflict((oc) =>
+          oc.column('user_id').doUpdateSet((eb) => ({
+            last_n: v.n,
+            applied: eb(eb.ref('counters.applied'), '+', 1),
+            out_of_order: eb(eb.ref('counters.out_of_order'), '+', sql<number>`case when counters.last_n + 1 = ${v.n} then 0 else 1 end`),
+          })),
+        )
+        .execute();
+    },
+  };
+}
+
+describe('event-log invariants (real NATS and Postgres)', () => {
+  let ns: string;
+  let bus: Bus;
+  let database: Database;
+  let db: Kysely<any>;
+  let dbUrl: string;
+  const running: RunningConsumer[] = [];
+  const extraBuses: Bus[] = [];
+
+  beforeEach(async () => {
+    ns = testNamespace();
+    dbUrl = await databaseUrl();
+    bus = await Bus.connect({ url: await natsUrl(), name: 'invariants', namespace: ns, logger: silent });
+    await bus.ensureStreams(['memory', 'trust']);
+    database = await openDatabase({ url: dbUrl });
+    await migrateSchema(database, `${ns}_live`, migrations);
+    db = schemaDb<any>(database, `${ns}_live`);
+  });
+
+  afterEach(async () => {
+    for (const r of running.splice(0)) await r.stop();
+    for (const b of extraBuses.splice(0)) await b.close();
+    await cleanupNamespace(bus.nc, ns);
+    await bus.close();
+    await database.close();
+    await dropSchemas(dbUrl, ns);
+  });
+
+  async function publishAll(users: string[], perUser: number): Promise<void> {
+    // Interleaved: event n of every user before event n + 1 of any.
+    for (let n = 1; n <= perUser; n++) {
+      await Promise.all(users.map((u) => appendDecided(bus, 'memory', u, () => [counted(u, n)])));
+    }
+  }
+
+  async function rows(table: string): Promise<any[]> {
+    return db.selectFrom(table).selectAll().orderBy('user_id').execute();
+  }
+
+  it('applies an event fed twice only once (exactly-once effect)', async () => {
+    await publishAll(['u1', 'u2'], 3);
+    const events: StoredEvent[] = [];
+    for await (const e of bus.read('memory')) events.push(e);
+    await applyEvents(db, counterProjection(), events);
+    const again = await applyEvents(db, counterProjection(), events);
+    expect(again.applied).toHaveLength(0);
+    expect(await rows('counters')).toEqual([
+      { user_id: 'u1', last_n: 3, applied: 3, out_of_order: 0 },
+      { user_id: 'u2', last_n: 3, applied: 3, out_of_order: 0 },
+    ]);
+    expect((await db.selectFrom('applied_log').select(db.fn.countAll().as('n')).executeTakeFirst())?.n).toBe(6);
+  });
+
+  it('applies once when an event is redelivered after a crash between commit and ack', async () => {
+    await publishAll(['u1'], 2);
+    const projection = counterProjection();
+    let crashes = 0;
+    running.push(
+      await startConsumer(bus, {
+        service: 'memory',
+        purpose: 'crashy',
+        source: 'memory',
+        retryDelayMs: 10,
+        handle: async (events) => {
+          const { outcomes } = await applyEvents(db, projection, events);
+          if (crashes++ === 0) throw new Error('crash after commit, before ack');
+          return outcomes;
+        },
+      }),
+    );
+    await waitFor(async () => (await rows('counters'))[0]?.applied === 2 && crashes > 1, { what: 'both events applied after the crash' });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(crashes).toBeGreaterThan(1);
+    expect(await rows('counters')).toEqual([{ user_id: 'u1', last_n: 2, applied: 2, out_of_order: 0 }]);
+  });
+
+  it('a reactor that crashes after appending, before recording, appends its output once', async () => {
+    await publishAll(['u1'], 1);
+    let tries = 0;
+    running.push(
+      ...(await startReactor(bus, db, 'trust', {
+        name: 'echo',
+        sources: ['memory'],
+        async react(e) {
+          tries++;
+          await appendDecided(bus, 'trust', e.userId, () => [{ ...counted(e.userId, 1), id: `echo-${e.id}`, causationId: e.id }]);
+          if (tries === 1) throw new Error('crash before the position is written');
+        },
+      }, { maxDeliver: 5 })),
+    );
+    await waitFor(async () => tries >= 2 && (await bus.lastSeq('trust')) > 0, { what: 'the reactor to run twice' });
+    await new Promise((r) => setTimeout(r, 200));
+    const outputs: StoredEvent[] = [];
+    for await (const e of bus.read('trust')) outputs.push(e);
+    expect(outputs.map((o) => o.id)).toEqual(['echo-u1-1']);
+  });
+
+  it('commits rows and checkpoint together: a failure between them leaves neither', async () => {
+    await publishAll(['u1'], 3);
+    const events: StoredEvent[] = [];
+    for await (const e of bus.read('memory')) events.push(e);
+    await expect(applyEvents(db, counterProjection({ failAt: 2 }), events)).rejects.toThrow('failure after writing row 2');
+    expect(await rows('counters')).toEqual([]);
+    expect(await db.selectFrom('applied_log').selectAll().execute()).toEqual([]);
+    expect(await checkpointOf(db, 'counters', bus.topology.stream('memory'))).toBe(0);
+    await applyEvents(db, counterProjection(), events);
+    expect(await checkpointOf(db, 'counters', bus.topology.stream('memory'))).toBe(events.at(-1)!.seq);
+  });
+
+  it('replay into an empty schema equals the live rows, and a tampered row shows', async () => {
+    const projection = counterProjection();
+    running.push(...(await startProjection(bus, db, 'memory', projection)));
+    const users = Array.from({ length: 5 }, (_, i) => `u${i}`);
+    await publishAll(users, 20);
+    const last = await bus.lastSeq('memory');
+    await waitFor(async () => (await checkpointOf(db, 'counters', bus.topology.stream('memory'))) === last, { what: 'live projection to catch up' });
+    const progress: number[] = [];
+    const report = await replayProjection({
+      bus,
+      database,
+      service: 'memory',
+      schema: `${ns}_live`,
+      projection,
+      migrations,
+      onProgress: (done) => progress.push(done),
+    });
+    expect(report.events).toBe(100);
+    expect(report.equal).toBe(true);
+    expect(report.tables.map((t) => [t.table, t.liveRows, t.replayRows])).toEqual([
+      ['counters', 5, 5],
+      ['applied_log', 100, 100],
+    ]);
+    expect(progress.at(-1)).toBe(last);
+    await db.updateTable('counters').set({ applied: 999 }).where('user_id', '=', 'u3').execute();
+    const tampered = await replayProjection({ bus, database, service: 'memory', schema: `${ns}_live`, projection, migrations });
+    expect(tampered.equal).toBe(false);
+    expect(tampered.tables[0]).toMatchObject({ table: 'counters', onlyLive: 1, onlyReplay: 1 });
+  });
+
+  it('dead-letters a poison event after max deliveries and goes on', async () => {
+    running.push(...(await startProjection(bus, db, 'memory', counterProjection(), { maxDeliver: 3 })));
+    await appendDecided(bus, 'memory', 'p1', () => [counted('p1', 1, { poison: true })]);
+    await appendDecided(bus, 'memory', 'ok', () => [counted('ok', 1)]);
+    await appendDecided(bus, 'memory', 'ok', () => [counted('ok', 2)]);
+    await waitFor(async () => (await rows('counters')).find((r) => r.user_id === 'ok')?.applied === 2, { what: 'later events applied' });
+    const dlq = bus.topology.dlqStream;
+    await waitFor(async () => (await bus.jsm.streams.info(dlq)).state.messages === 1, { what: 'one dead letter' });
+    const m = await bus.jsm.streams.getMessage(dlq, { seq: 1 });
+    const dead = common.DeadLetter.decode(m!.data);
+    expect(dead).toMatchObject({ consumer: 'memory-counters-memory', deliveryCount: 3, subject: bus.topology.subject('memory', 'p1') });
+    expect(dead.error).toContain('poison event 1');
+    expect(common.Envelope.decode(dead.envelope).eventId).toBe('p1-1');
+    expect((await rows('counters')).map((r) => r.user_id)).toEqual(['ok']);
+  });
+
+  it('keeps per-user order with three replicas: 50 users × 40 interleaved events, none twice', async () => {
+    const projection = counterProjection();
+    for (let r = 0; r < 3; r++) {
+      const replicaBus = await Bus.connect({ url: await natsUrl(), name: `replica-${r}`, namespace: ns, logger: silent });
+      extraBuses.push(replicaBus);
+      running.push(...(await startProjection(replicaBus, db, 'memory', projection, { batchSize: 7 })));
+    }
+    const users = Array.from({ length: 50 }, (_, i) => `user${String(i).padStart(2, '0')}`);
+    await publishAll(users, 40);
+    await waitFor(
+      async () => {
+        const c = await db.selectFrom('counters').select(db.fn.sum<number>('applied').as('n')).executeTakeFirst();
+        return Number(c?.n ?? 0) >= 2000;
+      },
+      { timeoutMs: 60_000, what: '2000 events applied' },
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    const counters = await rows('counters');
+    expect(counters).toHaveLength(50);
+    for (const c of counters) expect(c).toMatchObject({ last_n: 40, applied: 40, out_of_order: 0 });
+    const dupes = await sql<{ n: number }>`select count(*)::int as n from (select user_id, n from ${sql.table(`${ns}_live.applied_log`)} group by user_id, n having count(*) > 1) d`.execute(database.root);
+    expect(dupes.rows[0]!.n).toBe(0);
+  }, 120_000);
+});
+
+describe('survival of a NATS restart', () => {
+  it('projects every acknowledged event after nats-server restarts mid-publish', async () => {
+    const server = await startNatsServer({ jetstream: true });
+    const ns = testNamespace();
+    const dbUrl = await databaseUrl();
+    const database = await openDatabase({ url: dbUrl });
+    const bus = await Bus.connect({ url: server.url, name: 'restart', namespace: ns, logger: silent });
+    const consumerBus = await Bus.connect({ url: server.url, name: 'restart-consumer', namespace: ns, logger: silent });
+    const running: RunningConsumer[] = [];
+    try {
+      await bus.ensureStreams(['memory']);
+      await migrateSchema(database, `${ns}_live`, migrations);
+      const db = schemaDb<any>(database, `${ns}_live`);
+      running.push(...(await startProjection(consumerBus, db, 'memory', counterProjection())));
+      const acked = new Map<string, number>();
+      const users = ['a', 'b', 'c', 'd'];
+      let stop = false;
+      const publishers = users.map(async (u) => {
+        let n = 1;
+        while (!stop && n <= 400) {
+          try {
+            await appendDecided(bus, 'memory', u, () => [counted(u, n)]);
+            acked.set(u, n);
+            n++;
+          } catch {
+            await new Promise((r) => setTimeout(r, 50));
+          }
+        }
+      });
+      await waitFor(async () => [...acked.values()].reduce((a, b) => a + b, 0) > 100, { what: 'some events published' });
+      await server.restart();
+      await waitFor(async () => [...acked.values()].reduce((a, b) => a + b, 0) > 400, { timeoutMs: 30_000, what: 'publishing to resume after the restart' });
+      stop = true;
+      await Promise.all(publishers);
+      await waitFor(
+        async () => {
+          const rs = await db.selectFrom('counters').selectAll().execute();
+          return users.every((u) => rs.find((r: any) => r.user_id === u)?.last_n >= (acked.get(u) ?? 0));
+        },
+        { timeoutMs: 30_000, what: 'every acknowledged event projected' },
+      );
+      const rs = await db.selectFrom('counters').selectAll().execute();
+      for (const r of rs as any[]) expect(r.out_of_order).toBe(0);
+      for (const u of users) expect((rs as any[]).find((r) => r.user_id === u).applied).toBeGreaterThanOrEqual(acked.get(u)!);
+    } finally {
+      for (const r of running) await r.stop();
+      await consumerBus.close();
+      await bus.close();
+      await database.close();
+      await dropSchemas(dbUrl, ns);
+      await server.stop();
+    }
+  }, 120_000);
+});

@@ -1,0 +1,99 @@
+import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
+import { assertSchemaName, type Database } from './db.js';
+import type { AnyDb } from './runtime.js';
+
+/** The migration tables keep these names forever (STYLE: never rename them). */
+export const MIGRATION_TABLE = 'kysely_migration';
+export const MIGRATION_LOCK_TABLE = 'kysely_migration_lock';
+
+export type Migrations = Record<string, Migration>;
+
+/** Tables every schema has: the projection runner's positions and checkpoints. */
+const runtimeMigrations: Migrations = {
+  '0000_00_runtime': {
+    async up(db: AnyDb) {
+      await db.schema
+        .createTable('projection_checkpoints')
+        .addColumn('projection', 'text', (c) => c.notNull())
+        .addColumn('stream', 'text', (c) => c.notNull())
+        .addColumn('last_seq', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('projection_checkpoints_pk', ['projection', 'stream'])
+        .execute();
+      await db.schema
+        .createTable('projection_positions')
+        .addColumn('projection', 'text', (c) => c.notNull())
+        .addColumn('subject', 'text', (c) => c.notNull())
+        .addColumn('last_seq', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('projection_positions_pk', ['projection', 'subject'])
+        .execute();
+    },
+    async down(db: AnyDb) {
+      await db.schema.dropTable('projection_positions').execute();
+      await db.schema.dropTable('projection_checkpoints').execute();
+    },
+  },
+};
+
+class StaticProvider implements MigrationProvider {
+  constructor(private readonly migrations: Migrations) {}
+  getMigrations(): Promise<Record<string, Migration>> {
+    return Promise.resolve(this.migrations);
+  }
+}
+
+/**
+ * Creates the schema if needed and runs its migrations (runtime tables first).
+ * Returns the names of the migrations applied now.
+ */
+export async function migrateSchema(db: Database, schema: string, migrations: Migrations): Promise<string[]> {
+  assertSchemaName(schema);
+  try {
+    await sql`create schema if not exists ${sql.id(schema)}`.execute(db.root);
+  } catch (err) {
+    // Two replicas creating it at once: one loses the race on pg_namespace.
+    if (!isDuplicate(err)) throw err;
+  }
+  const all = { ...runtimeMigrations, ...migrations };
+  const applied = await appliedMigrations(db, schema);
+  const unknown = applied.filter((name) => !(name in all));
+  if (unknown.length > 0) {
+    // A newer version migrated this schema (a rollback is running): fine as long
+    // as every migration this code knows is applied; migrations only add.
+    const missing = Object.keys(all).filter((name) => !applied.includes(name));
+    if (missing.length > 0) {
+      throw new Error(`schema ${schema} has migrations this code does not know (${unknown.join(', ')}) and lacks ${missing.join(', ')}`);
+    }
+    return [];
+  }
+  const scoped = db.root.withSchema(schema);
+  const migrator = new Migrator({
+    db: scoped,
+    provider: new StaticProvider(all),
+    migrationTableSchema: schema,
+    migrationTableName: MIGRATION_TABLE,
+    migrationLockTableName: MIGRATION_LOCK_TABLE,
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`migration ${failed} of schema ${schema} failed: ${error instanceof Error ? error.message : JSON.stringify(error)}`, { cause: error });
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+export async function dropSchema(db: Database, schema: string): Promise<void> {
+  assertSchemaName(schema);
+  await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db.root);
+}
+
+function isDuplicate(err: unknown): boolean {
+  const code = (err as { code?: string }).code;
+  return code === '23505' || code === '42P06';
+}
+
+async function appliedMigrations(db: Database, schema: string): Promise<string[]> {
+  const exists = await sql<{ t: string | null }>`select to_regclass(${`${schema}.${MIGRATION_TABLE}`}) as t`.execute(db.root);
+  if (!exists.rows[0]?.t) return [];
+  const rows = await sql<{ name: string }>`select name from ${sql.table(`${schema}.${MIGRATION_TABLE}`)}`.execute(db.root);
+  return rows.rows.map((r) => r.name);
+}

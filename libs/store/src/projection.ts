@@ -1,0 +1,175 @@
+import type { Kysely, Transaction } from 'kysely';
+import { runtimeDb, type AnyDb } from './runtime.js';
+import { ACK, startConsumer, type Bus, type Outcome, type RunningConsumer, type ServiceName, type StoredEvent } from '@hearth/bus';
+
+/**
+ * A read model: `apply` writes rows for one event inside the runner's
+ * transaction. It must be deterministic (time and ids from the event only), and
+ * give the same rows whatever the interleaving of its source streams, so that
+ * replay equals live.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a projection of any schema
+export interface Projection<DB = any> {
+  /** Unique within the service; names its durable consumers and checkpoints. */
+  name: string;
+  /** Streams it reads, one durable consumer each. */
+  sources: readonly ServiceName[];
+  /** Tables it owns: what replay rebuilds and compares. */
+  tables: readonly string[];
+  apply(trx: Transaction<DB>, event: StoredEvent): Promise<void>;
+}
+
+/** Called after a batch committed, with the events it applied. */
+export type AppliedListener = (events: StoredEvent[]) => void;
+
+/** How long to wait before retrying an event whose predecessor is not applied yet. */
+export const GAP_RETRY_MS = 50;
+
+/**
+ * Applies a batch of one stream's events in one transaction: rows, per-subject
+ * positions and the stream checkpoint commit together or not at all. An event
+ * already applied is skipped (exactly-once effect); one whose predecessor on its
+ * subject is not applied yet is left for redelivery (per-user order).
+ */
+export async function applyEvents<DB>(
+  db: Kysely<DB>,
+  projection: Projection<DB>,
+  events: readonly StoredEvent[],
+): Promise<{ outcomes: Outcome[]; applied: StoredEvent[] }> {
+  return db.transaction().execute(async (trx) => {
+    const t = runtimeDb(trx as AnyDb);
+    const positions = new Map<string, number>();
+    const outcomes: Outcome[] = [];
+    const applied: StoredEvent[] = [];
+    const checkpoints = new Map<string, number>();
+    for (const e of events) {
+      let pos = positions.get(e.subject);
+      if (pos === undefined) {
+        const row = await t
+          .selectFrom('projection_positions')
+          .select('last_seq')
+          .where('projection', '=', projection.name)
+          .where('subject', '=', e.subject)
+          .forUpdate()
+          .executeTakeFirst();
+        pos = row ? Number(row.last_seq) : 0;
+      }
+      if (e.seq <= pos) {
+        outcomes.push(ACK);
+        positions.set(e.subject, pos);
+        continue;
+      }
+      if (e.prevSeq > pos) {
+        outcomes.push({ kind: 'nak', delayMs: GAP_RETRY_MS, reason: `waiting for seq ${e.prevSeq} on ${e.subject}` });
+        positions.set(e.subject, pos);
+        continue;
+      }
+      await projection.apply(trx, e);
+      positions.set(e.subject, e.seq);
+      checkpoints.set(e.stream, Math.max(checkpoints.get(e.stream) ?? 0, e.seq));
+      applied.push(e);
+      outcomes.push(ACK);
+    }
+    for (const e of applied) {
+      const seq = positions.get(e.subject)!;
+      if (seq !== e.seq) continue;
+      await t
+        .insertInto('projection_positions')
+        .values({ projection: projection.name, subject: e.subject, last_seq: seq })
+        .onConflict((oc) => oc.columns(['projection', 'subject']).doUpdateSet({ last_seq: seq }))
+        .execute();
+    }
+    for (const [stream, seq] of checkpoints) {
+      await t
+        .insertInto('projection_checkpoints')
+        .values({ projection: projection.name, stream, last_seq: seq })
+        .onConflict((oc) =>
+          oc.columns(['projection', 'stream']).doUpdateSet((eb) => ({
+            last_seq: eb.fn('greatest', [eb.ref('projection_checkpoints.last_seq'), eb.val(seq)]),
+          })),
+        )
+        .execute();
+    }
+    return { outcomes, applied };
+  });
+}
+
+/** The checkpoint of a projection on one stream (0 when none). */
+export async function checkpointOf(db: AnyDb, projection: string, stream: string): Promise<number> {
+  const row = await runtimeDb(db)
+    .selectFrom('projection_checkpoints')
+    .select('last_seq')
+    .where('projection', '=', projection)
+    .where('stream', '=', stream)
+    .executeTakeFirst();
+  return row ? Number(row.last_seq) : 0;
+}
+
+/** The last applied sequence of one subject for a projection (0 when none). */
+export async function positionOf(db: AnyDb, projection: string, subject: string): Promise<number> {
+  const row = await runtimeDb(db)
+    .selectFrom('projection_positions')
+    .select('last_seq')
+    .where('projection', '=', projection)
+    .where('subject', '=', subject)
+    .executeTakeFirst();
+  return row ? Number(row.last_seq) : 0;
+}
+
+export interface ProjectionRunnerOptions {
+  /** @default 100 */
+  batchSize?: number;
+  /** @default 5 */
+  maxDeliver?: number;
+  onApplied?: AppliedListener;
+}
+
+/** Runs a projection live: one durable consumer per source stream. */
+export async function startProjection<DB>(
+  bus: Bus,
+  db: Kysely<DB>,
+  service: ServiceName,
+  projection: Projection<DB>,
+  opts: ProjectionRunnerOptions = {},
+): Promise<RunningConsumer[]> {
+  const running: RunningConsumer[] = [];
+  for (const source of projection.sources) {
+    running.push(
+      await startConsumer(bus, {
+        service,
+        purpose: `${projection.name}-${source}`,
+        source,
+        batchSize: opts.batchSize ?? 100,
+        maxDeliver: opts.maxDeliver ?? 5,
+        handle: async (events) => {
+          const { outcomes, applied } = await applyEvents(db, projection, events);
+          if (applied.length > 0) opts.onApplied?.(applied);
+          return outcomes;
+        },
+      }),
+    );
+  }
+  return running;
+}
+
+/**
+ * Waits until a projection has applied a subject up to `seq` (read-your-writes
+ * for a command that just appended, or a decision that must see its own
+ * earlier events). Returns false on timeout.
+ */
+export async function waitForPosition(
+  db: AnyDb,
+  projection: string,
+  subject: string,
+  seq: number,
+  opts: { timeoutMs?: number; intervalMs?: number } = {},
+): Promise<boolean> {
+  const deadline = performance.now() + (opts.timeoutMs ?? 10_000);
+  let interval = 2;
+  for (;;) {
+    if ((await positionOf(db, projection, subject)) >= seq) return true;
+    if (performance.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, interval));
+    interval = Math.min(interval * 2, opts.intervalMs ?? 25);
+  }
+}

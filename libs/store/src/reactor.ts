@@ -1,0 +1,80 @@
+import { ACK, startConsumer, type Bus, type Outcome, type RunningConsumer, type ServiceName, type StoredEvent } from '@hearth/bus';
+import { GAP_RETRY_MS, positionOf } from './projection.js';
+import { runtimeDb, type AnyDb } from './runtime.js';
+
+/**
+ * A handler that turns events into new events of its own service (a saga or
+ * process step). `react` decides from the event and the service's own state and
+ * appends with ids derived from the event, so running it twice appends nothing
+ * new; the runner records the position only after it returned.
+ */
+export interface Reactor {
+  name: string;
+  sources: readonly ServiceName[];
+  react(event: StoredEvent): Promise<void>;
+}
+
+/** Handles one event in per-subject order; exported for tests. */
+export async function reactOnce(anyDb: AnyDb, reactor: Reactor, e: StoredEvent): Promise<Outcome> {
+  const db = runtimeDb(anyDb);
+  const pos = await positionOf(anyDb, reactor.name, e.subject);
+  if (e.seq <= pos) return ACK;
+  if (e.prevSeq > pos) return { kind: 'nak', delayMs: GAP_RETRY_MS, reason: `waiting for seq ${e.prevSeq}` };
+  await reactor.react(e);
+  // Compare-and-set: a replica that raced us on the same event wrote the same outputs.
+  if (pos === 0) {
+    await db
+      .insertInto('projection_positions')
+      .values({ projection: reactor.name, subject: e.subject, last_seq: e.seq })
+      .onConflict((oc) =>
+        oc
+          .columns(['projection', 'subject'])
+          .doUpdateSet({ last_seq: e.seq })
+          .where('projection_positions.last_seq', '<', e.seq),
+      )
+      .execute();
+  } else {
+    await db
+      .updateTable('projection_positions')
+      .set({ last_seq: e.seq })
+      .where('projection', '=', reactor.name)
+      .where('subject', '=', e.subject)
+      .where('last_seq', '<', e.seq)
+      .execute();
+  }
+  return ACK;
+}
+
+export async function startReactor(
+  bus: Bus,
+  db: AnyDb,
+  service: ServiceName,
+  reactor: Reactor,
+  opts: { maxDeliver?: number; batchSize?: number } = {},
+): Promise<RunningConsumer[]> {
+  const running: RunningConsumer[] = [];
+  for (const source of reactor.sources) {
+    running.push(
+      await startConsumer(bus, {
+        service,
+        purpose: `${reactor.name}-${source}`,
+        source,
+        maxDeliver: opts.maxDeliver ?? 5,
+        batchSize: opts.batchSize ?? 20,
+        handle: async (events) => {
+          // In order within a subject (a user's chain), concurrently across subjects.
+          const outcomes: Outcome[] = new Array<Outcome>(events.length);
+          const chains = new Map<string, number[]>();
+          events.forEach((e, i) => chains.set(e.subject, [...(chains.get(e.subject) ?? []), i]));
+          await Promise.all(
+            [...chains.values()].map(async (indexes) => {
+              for (const i of indexes) outcomes[i] = await reactOnce(db, reactor, events[i]!);
+            }),
+          );
+          return outcomes;
+        },
+      }),
+    );
+  }
+  return running;
+}

@@ -1,0 +1,18 @@
+import type { Kysely } from 'kysely';
+
+/** The runner's own tables, present in every schema (see migrate.ts). */
+export interface RuntimeDb {
+  projection_checkpoints: { projection: string; stream: string; last_seq: number };
+  projection_positions: { projection: string; subject: string; last_seq: number };
+}
+
+/**
+ * A kysely bound to some service schema, whatever its tables: the runner's
+ * code is schema-agnostic, kysely's documented use of `Kysely<any>`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyDb = Kysely<any>;
+
+export function runtimeDb(db: AnyDb): Kysely<RuntimeDb> {
+  return db as unknown as Kysely<RuntimeDb>;
+}
