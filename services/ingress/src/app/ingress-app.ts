@@ -1,0 +1,305 @@
+import { appendDecided, draft, type Bus, type EventDraft, type StoredEvent, SERVICE_NAMES } from '@hearth/bus';
+import type { Clock } from '@hearth/clock';
+import { deriveId, Events } from '@hearth/events';
+import { eventCodecs, isEventTypeName } from '@hearth/proto';
+import { waitForPosition } from '@hearth/store';
+import type { Logger } from '@hearth/telemetry';
+import type { Kysely, Selectable } from 'kysely';
+import { INGRESS } from '../config.js';
+import type { IngressDb, TurnsTable } from '../db.js';
+import { usersProjection } from '../projections/users.js';
+import type { OnboardingAnswersValue } from '../users/answers.js';
+import { decideCreateUser, decideOnboarding, decideTurn, stateAfterTurn, type TurnCommand, type UserSnapshot, type UserState } from '../users/user.js';
+import { IngressError } from './errors.js';
+import type { TurnWaiters } from './waiters.js';
+
+export interface Profile {
+  user_id: string;
+  user_state: UserState;
+  answers: OnboardingAnswersValue | null;
+  ai_friend_id: string | null;
+  persona: { template_id: string; core_archetype: string; friend_energy: string; stable_style_params: unknown } | null;
+}
+
+export interface TurnReply {
+  message_id: string;
+  conversation_id: string;
+  user_state: string;
+  routing: Record<string, string>;
+  assistant: { message_id: string; text: string; surfaced_memory_ids: string[] };
+}
+
+export interface HistoryMessage {
+  message_id: string;
+  role: 'user' | 'assistant';
+  source: string;
+  text: string;
+  created_at: string;
+  surfaced_memory_ids?: string[];
+}
+
+export interface TimelineEvent {
+  type: string;
+  event_id: string;
+  occurred_at: string;
+  service: string;
+  payload: unknown;
+}
+
+export interface IngressDeps {
+  bus: Bus;
+  db: Kysely<IngressDb>;
+  clock: Clock;
+  logger: Logger;
+  waiters: TurnWaiters;
+  turnTimeoutMs: number;
+}
+
+/** The reply body of a completed turn: a pure function of its row, so a repeat is identical. */
+export function replyOf(row: Selectable<TurnsTable>): TurnReply {
+  return {
+    message_id: row.message_id,
+    conversation_id: row.conversation_id,
+    user_state: stateAfterTurn((row.user_state ?? 'CREATED') as UserState, row.activates_user ?? false),
+    routing: (row.routing ?? {}) as Record<string, string>,
+    assistant: {
+      message_id: row.assistant_message_id ?? '',
+      text: row.assistant_text ?? '',
+      surfaced_memory_ids: (row.surfaced_memory_ids ?? []) as string[],
+    },
+  };
+}
+
+/** The ingress use cases behind the HTTP API. */
+export function createIngressApp(deps: IngressDeps) {
+  const { bus, db, clock } = deps;
+
+  async function snapshot(userId: string): Promise<UserSnapshot | null> {
+    const row = await db.selectFrom('users').selectAll().where('user_id', '=', userId).executeTakeFirst();
+    if (!row) return null;
+    const persona = await db.selectFrom('personas').select('user_id').where('user_id', '=', userId).executeTakeFirst();
+    return {
+      userId,
+      state: row.user_state as UserState,
+      answers: (row.answers ?? null) as OnboardingAnswersValue | null,
+      aiFriendId: row.ai_friend_id,
+      hasPersona: persona !== undefined,
+    };
+  }
+
+  /** Reads the user as of the last event on its chain (read-your-writes). */
+  async function snapshotAt(userId: string, last: StoredEvent | null): Promise<UserSnapshot | null> {
+    if (last && !(await waitForPosition(db, usersProjection.name, last.subject, last.seq))) {
+      throw new IngressError(503, 'UNAVAILABLE', 'user state is catching up; retry shortly');
+    }
+    return snapshot(userId);
+  }
+
+  async function afterAppend(userId: string, seq: number): Promise<void> {
+    const subject = bus.topology.subject('ingress', userId);
+    if (seq > 0) await waitForPosition(db, usersProjection.name, subject, seq);
+  }
+
+  async function profile(userId: string): Promise<Profile> {
+    const row = await db.selectFrom('users').selectAll().where('user_id', '=', userId).executeTakeFirst();
+    if (!row) throw new IngressError(404, 'USER_NOT_FOUND', 'no such user: create it with POST /v1/me');
+    const persona = await db.selectFrom('personas').selectAll().where('user_id', '=', userId).executeTakeFirst();
+    return {
+      user_id: row.user_id,
+      user_state: row.user_state as UserState,
+      answers: (row.answers ?? null) as OnboardingAnswersValue | null,
+      ai_friend_id: row.ai_friend_id,
+      persona: persona
+        ? {
+            template_id: persona.template_id,
+            core_archetype: persona.core_archetype,
+            friend_energy: persona.friend_energy,
+            stable_style_params: persona.stable_style_params,
+          }
+        : null,
+    };
+  }
+
+  function meta(userId: string, id: string, correlationId = id): Omit<EventDraft, 'type' | 'payload'> {
+    return { id, userId, occurredAt: clock.now(), correlationId };
+  }
+
+  return {
+    profile,
+
+    async createMe(userId: string): Promise<Profile> {
+      const results = await appendDecided(bus, 'ingress', userId, async (last) => {
+        const d = decideCreateUser(await snapshotAt(userId, last));
+        if (d.kind !== 'append') return [];
+        return [draft(Events.UserCreated, { userId }, meta(userId, deriveId('ingress', 'user-created', userId)))];
+      });
+      await afterAppend(userId, results.at(-1)?.seq ?? 0);
+      return profile(userId);
+    },
+
+    async answerOnboarding(userId: string, answers: OnboardingAnswersValue): Promise<Profile> {
+      const results = await appendDecided(bus, 'ingress', userId, async (last) => {
+        const d = decideOnboarding(await snapshotAt(userId, last), answers, deriveId('ingress', 'ai-friend', userId));
+        if (d.kind === 'reject') throw new IngressError(d.status, d.code, d.message);
+        if (d.kind === 'noop') return [];
+        const e = d.events[0]!;
+        if (e.type !== 'OnboardingAnswered') return [];
+        const value = {
+          answers: {
+            preferredName: answers.preferred_name,
+            ageBand: answers.age_band,
+            countryOrRegion: answers.country_or_region,
+            occupationCategory: answers.occupation_category,
+            clientTimezone: answers.client_timezone,
+            proactiveMessagesEnabled: answers.proactive_messages_enabled,
+            suppressedTopics: answers.suppressed_topics,
+          },
+          aiFriendId: e.aiFriendId,
+        };
+        return [draft(Events.OnboardingAnswered, value, meta(userId, deriveId('ingress', 'onboarding', userId, last?.seq ?? 0)))];
+      });
+      await afterAppend(userId, results.at(-1)?.seq ?? 0);
+      // The persona is the orchestrator's answer to these events; show it when it is there.
+      const deadline = performance.now() + INGRESS.personaWaitMs;
+      let p = await profile(userId);
+      while (!p.persona && performance.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 20));
+        p = await profile(userId);
+      }
+      return p;
+    },
+
+    async postMessage(userId: string, cmd: TurnCommand): Promise<TurnReply> {
+      const existing = await db.selectFrom('turns').selectAll().where('message_id', '=', cmd.messageId).executeTakeFirst();
+      if (existing) return replyForExisting(userId, cmd, existing);
+      await assertConversationOwner(userId, cmd.conversationId);
+      await appendDecided(bus, 'ingress', userId, async (last) => {
+        const user = await snapshotAt(userId, last);
+        const d = decideTurn(user, cmd);
+        if (d.kind === 'reject') throw new IngressError(d.status, d.code, d.message);
+        if (d.kind === 'noop') return [];
+        const t = d.events[0]!;
+        const answers = user?.answers ?? null;
+        return [
+          draft(
+            Events.TurnReceived,
+            {
+              messageId: cmd.messageId,
+              conversationId: cmd.conversationId,
+              text: cmd.text,
+              source: 'chat',
+              userState: t.userState,
+              activatesUser: t.activatesUser,
+              aiFriendId: user?.aiFriendId ?? '',
+              clientTimezone: t.clientTimezone,
+              clientLocale: cmd.clientLocale ?? '',
+              ageBand: answers?.age_band ?? '',
+            },
+            // The turn's event id is its message_id: Msg-Id dedup makes a concurrent repeat a no-op.
+            meta(userId, cmd.messageId, cmd.messageId),
+          ),
+        ];
+      });
+      return awaitReply(userId, cmd);
+    },
+
+    async history(userId: string, conversationId: string, limit: number, before?: string): Promise<HistoryMessage[]> {
+      await assertConversationOwner(userId, conversationId);
+      let q = db
+        .selectFrom('turns')
+        .selectAll()
+        .where('conversation_id', '=', conversationId)
+        .where('user_id', '=', userId)
+        .where('refused', '=', false)
+        .where('received_at', 'is not', null);
+      if (before) {
+        const cursor = await beforeCursor(userId, before);
+        q = q.where('received_at', '<', cursor);
+      }
+      // Newest `limit` turns, shown oldest first.
+      const rows = (await q.orderBy('received_at', 'desc').orderBy('message_id', 'desc').limit(limit).execute()).reverse();
+      const out: HistoryMessage[] = [];
+      for (const r of rows) {
+        out.push({ message_id: r.message_id, role: 'user', source: r.source ?? 'chat', text: r.text ?? '', created_at: r.received_at!.toISOString() });
+        if (r.assistant_message_id && r.completed_at) {
+          out.push({
+            message_id: r.assistant_message_id,
+            role: 'assistant',
+            source: r.source ?? 'chat',
+            text: r.assistant_text ?? '',
+            created_at: r.completed_at.toISOString(),
+            surfaced_memory_ids: (r.surfaced_memory_ids ?? []) as string[],
+          });
+        }
+      }
+      return out;
+    },
+
+    /** Every event about a user across all streams, in order of occurrence. */
+    async timeline(userId: string): Promise<TimelineEvent[]> {
+      const events: (TimelineEvent & { seq: number; order: number })[] = [];
+      for (const [order, service] of SERVICE_NAMES.entries()) {
+        for await (const e of bus.read(service, { key: userId })) {
+          events.push({
+            type: e.type,
+            event_id: e.id,
+            occurred_at: e.occurredAt.toISOString(),
+            service: e.service || service,
+            payload: decodePayload(e),
+            seq: e.seq,
+            order,
+          });
+        }
+      }
+      events.sort((a, b) => a.occurred_at.localeCompare(b.occurred_at) || a.order - b.order || a.seq - b.seq);
+      return events.map(({ seq: _s, order: _o, ...e }) => e);
+    },
+  };
+
+  async function assertConversationOwner(userId: string, conversationId: string): Promise<void> {
+    // Only its owner ever writes to a conversation, so any one of its turns names the owner.
+    const any = await db.selectFrom('turns').select('user_id').where('conversation_id', '=', conversationId).limit(1).executeTakeFirst();
+    if (any && any.user_id !== userId) throw new IngressError(403, 'FORBIDDEN', 'this conversation belongs to another user');
+  }
+
+  async function beforeCursor(userId: string, before: string): Promise<Date> {
+    if (/^[0-9a-f-]{36}$/i.test(before)) {
+      const row = await db.selectFrom('turns').select('received_at').where('message_id', '=', before).where('user_id', '=', userId).executeTakeFirst();
+      if (!row?.received_at) throw new IngressError(422, 'INVALID_FIELDS', 'before: no such message in this conversation', { field: 'before' });
+      return row.received_at;
+    }
+    const t = new Date(before);
+    if (Number.isNaN(t.getTime())) throw new IngressError(422, 'INVALID_FIELDS', 'before must be a message_id or an ISO timestamp', { field: 'before' });
+    return t;
+  }
+
+  function replyForExisting(userId: string, cmd: TurnCommand, row: Selectable<TurnsTable>): Promise<TurnReply> | TurnReply {
+    if (row.user_id !== userId || row.conversation_id !== cmd.conversationId || (row.text !== null && row.text !== cmd.text)) {
+      throw new IngressError(409, 'MESSAGE_ID_CONFLICT', 'this message_id was already used for a different message');
+    }
+    if (row.completed_at && row.received_at) return replyOf(row);
+    return awaitReply(userId, cmd);
+  }
+
+  async function awaitReply(userId: string, cmd: TurnCommand): Promise<TurnReply> {
+    const row = await deps.waiters.wait(cmd.messageId, deps.turnTimeoutMs, async () => {
+      const r = await db.selectFrom('turns').selectAll().where('message_id', '=', cmd.messageId).executeTakeFirst();
+      return r?.completed_at && r.received_at ? r : undefined;
+    });
+    if (!row) {
+      throw new IngressError(504, 'TURN_TIMEOUT', 'the reply is taking longer than usual; send the same message_id again to get it');
+    }
+    if (row.user_id !== userId || row.text !== cmd.text || row.conversation_id !== cmd.conversationId) {
+      throw new IngressError(409, 'MESSAGE_ID_CONFLICT', 'this message_id was already used for a different message');
+    }
+    return replyOf(row);
+  }
+}
+
+export type IngressApp = ReturnType<typeof createIngressApp>;
+
+function decodePayload(e: StoredEvent): unknown {
+  if (!isEventTypeName(e.type)) return { undecoded: Buffer.from(e.payload).toString('base64') };
+  const codec = eventCodecs[e.type] as { decode(b: Uint8Array): unknown; toJSON(m: unknown): unknown };
+  return codec.toJSON(codec.decode(e.payload));
+}

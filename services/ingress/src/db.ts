@@ -1,0 +1,44 @@
+import type { Generated } from 'kysely';
+
+export interface UsersTable {
+  user_id: string;
+  user_state: string;
+  answers: unknown;
+  ai_friend_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface PersonasTable {
+  user_id: string;
+  ai_friend_id: string;
+  template_id: string;
+  core_archetype: string;
+  friend_energy: string;
+  stable_style_params: unknown;
+  assigned_at: Date;
+}
+
+export interface TurnsTable {
+  message_id: string;
+  user_id: string;
+  conversation_id: string;
+  text: string | null;
+  source: string | null;
+  user_state: string | null;
+  activates_user: boolean | null;
+  received_at: Date | null;
+  routing: unknown;
+  assistant_message_id: string | null;
+  assistant_text: string | null;
+  surfaced_memory_ids: unknown;
+  completed_at: Date | null;
+  refused: Generated<boolean>;
+}
+
+/** The ingress schema. */
+export interface IngressDb {
+  users: UsersTable;
+  personas: PersonasTable;
+  turns: TurnsTable;
+}

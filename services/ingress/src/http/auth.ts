@@ -1,0 +1,42 @@
+import { ApiHttpException } from '@hearth/host';
+import type { FastifyRequest } from 'fastify';
+import { AuthError, type Principal, type TokenVerifier } from '../auth/tokens.js';
+import { IngressError } from '../app/errors.js';
+
+/** The auth edge: bearer token → principal, admin role check, dev-only gate. */
+export interface IngressAuth {
+  verify: TokenVerifier;
+  devMode: boolean;
+  signDevToken(p: Principal): Promise<string>;
+  advanceClock?: (seconds: number) => Promise<Date>;
+  now(): Date;
+}
+
+export async function principalOf(auth: IngressAuth, req: FastifyRequest): Promise<Principal> {
+  const header = req.headers.authorization;
+  if (!header || !/^Bearer\s+\S+$/i.test(header)) {
+    throw new ApiHttpException(401, 'UNAUTHENTICATED', 'missing bearer token (Authorization: Bearer <JWT>)');
+  }
+  try {
+    return await auth.verify(header.replace(/^Bearer\s+/i, ''));
+  } catch (err) {
+    if (err instanceof AuthError) throw new ApiHttpException(401, 'UNAUTHENTICATED', err.message);
+    throw err;
+  }
+}
+
+export async function adminOf(auth: IngressAuth, req: FastifyRequest): Promise<Principal> {
+  const p = await principalOf(auth, req);
+  if (!p.roles.includes('admin')) throw new ApiHttpException(403, 'FORBIDDEN', 'admin role required');
+  return p;
+}
+
+/** Maps application errors to API errors; everything else stays as is (a 500). */
+export async function api<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof IngressError) throw new ApiHttpException(err.status, err.code, err.message, err.details);
+    throw err;
+  }
+}

@@ -1,0 +1,160 @@
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Put, Query, Req } from '@nestjs/common';
+import { ApiHttpException } from '@hearth/host';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { INGRESS } from '../config.js';
+import type { IngressApp } from '../app/ingress-app.js';
+import { onboardingAnswersSchema, optionalTimezone } from '../users/answers.js';
+import { adminOf, api, principalOf, type IngressAuth } from './auth.js';
+import { DocsController } from './docs.controller.js';
+import { INGRESS_APP, INGRESS_AUTH } from './tokens.js';
+import { parse } from './validation.js';
+
+const uuid = z.uuid({ message: 'must be a uuid' });
+
+function uuidParam(name: string, value: string): string {
+  const r = uuid.safeParse(value);
+  if (!r.success) throw new ApiHttpException(422, 'INVALID_FIELDS', `${name} must be a uuid`, { fields: [{ field: name, message: 'must be a uuid' }] });
+  return r.data.toLowerCase();
+}
+
+const messageBody = z.strictObject({
+  message_id: uuid,
+  text: z
+    .string()
+    .max(INGRESS.maxMessageChars, { message: `at most ${INGRESS.maxMessageChars} characters` })
+    .refine((t) => t.trim().length > 0, { message: 'must not be empty' }),
+  client_timezone: optionalTimezone,
+  client_locale: z.string().max(35).optional(),
+});
+
+const devTokenBody = z.strictObject({
+  user_id: uuid.optional(),
+  roles: z.array(z.enum(['admin'])).optional(),
+});
+
+const clockBody = z.strictObject({
+  advance_seconds: z.number().finite().nonnegative().max(10 * 365 * 24 * 3600),
+});
+
+@Controller('v1')
+export class MeController {
+  constructor(
+    @Inject(INGRESS_APP) private readonly app: IngressApp,
+    @Inject(INGRESS_AUTH) private readonly auth: IngressAuth,
+  ) {}
+
+  @Post('me')
+  @HttpCode(200)
+  async createMe(@Req() req: FastifyRequest) {
+    const { userId } = await principalOf(this.auth, req);
+    return api(() => this.app.createMe(userId));
+  }
+
+  @Get('me')
+  async getMe(@Req() req: FastifyRequest) {
+    const { userId } = await principalOf(this.auth, req);
+    return api(() => this.app.profile(userId));
+  }
+
+  @Put('me/onboarding')
+  async onboarding(@Req() req: FastifyRequest, @Body() body: unknown) {
+    const { userId } = await principalOf(this.auth, req);
+    const answers = parse(onboardingAnswersSchema, body);
+    return api(() => this.app.answerOnboarding(userId, answers));
+  }
+}
+
+@Controller('v1/conversations')
+export class ConversationsController {
+  constructor(
+    @Inject(INGRESS_APP) private readonly app: IngressApp,
+    @Inject(INGRESS_AUTH) private readonly auth: IngressAuth,
+  ) {}
+
+  @Post(':conversationId/messages')
+  @HttpCode(200)
+  async post(@Req() req: FastifyRequest, @Param('conversationId') conversationId: string, @Body() body: unknown) {
+    const { userId } = await principalOf(this.auth, req);
+    const cid = uuidParam('conversation_id', conversationId);
+    const msg = parse(messageBody, body);
+    return api(() =>
+      this.app.postMessage(userId, {
+        messageId: msg.message_id.toLowerCase(),
+        conversationId: cid,
+        text: msg.text,
+        clientTimezone: msg.client_timezone,
+        clientLocale: msg.client_locale,
+      }),
+    );
+  }
+
+  @Get(':conversationId/messages')
+  async history(
+    @Req() req: FastifyRequest,
+    @Param('conversationId') conversationId: string,
+    @Query('limit') limitRaw?: string,
+    @Query('before') before?: string,
+  ) {
+    const { userId } = await principalOf(this.auth, req);
+    const cid = uuidParam('conversation_id', conversationId);
+    const limit = limitRaw === undefined ? INGRESS.historyDefaultLimit : Number(limitRaw);
+    if (!Number.isInteger(limit) || limit < 1 || limit > INGRESS.historyMaxLimit) {
+      throw new ApiHttpException(422, 'INVALID_FIELDS', `limit must be an integer from 1 to ${INGRESS.historyMaxLimit}`, {
+        fields: [{ field: 'limit', message: 'out of range' }],
+      });
+    }
+    return api(async () => ({ messages: await this.app.history(userId, cid, limit, before) }));
+  }
+}
+
+@Controller('v1/admin')
+export class AdminController {
+  constructor(
+    @Inject(INGRESS_APP) private readonly app: IngressApp,
+    @Inject(INGRESS_AUTH) private readonly auth: IngressAuth,
+  ) {}
+
+  @Get('users/:userId/timeline')
+  async timeline(@Req() req: FastifyRequest, @Param('userId') userId: string) {
+    await adminOf(this.auth, req);
+    const id = uuidParam('user_id', userId);
+    return api(async () => ({ events: await this.app.timeline(id) }));
+  }
+}
+
+@Controller('v1/dev')
+export class DevController {
+  constructor(@Inject(INGRESS_AUTH) private readonly auth: IngressAuth) {}
+
+  private devOnly(): void {
+    if (!this.auth.devMode) throw new ApiHttpException(404, 'NOT_FOUND', 'not found');
+  }
+
+  @Post('token')
+  @HttpCode(200)
+  async token(@Body() body: unknown) {
+    this.devOnly();
+    const b = parse(devTokenBody, body ?? {});
+    const userId = (b.user_id ?? crypto.randomUUID()).toLowerCase();
+    return { token: await this.auth.signDevToken({ userId, roles: b.roles ?? [] }), user_id: userId };
+  }
+
+  @Get('clock')
+  clock() {
+    this.devOnly();
+    return { now: this.auth.now().toISOString() };
+  }
+
+  @Post('clock')
+  @HttpCode(200)
+  async advance(@Body() body: unknown) {
+    this.devOnly();
+    const b = parse(clockBody, body);
+    if (!this.auth.advanceClock) throw new ApiHttpException(404, 'NOT_FOUND', 'no virtual clock in this mode');
+    return { now: (await this.auth.advanceClock(b.advance_seconds)).toISOString() };
+  }
+}
+
+/** Every controller of the ingress HTTP surface, in one list for the module. */
+export const INGRESS_CONTROLLERS = [MeController, ConversationsController, AdminController, DevController, DocsController];

@@ -1,0 +1,585 @@
+import { SERVICE_NAMES } from '@hearth/bus';
+import { INGRESS } from '../config.js';
+import { AGE_BANDS, OCCUPATIONS } from '../users/answers.js';
+import { TOPIC_IDS } from '../users/topics.js';
+import type { UserState } from '../users/user.js';
+
+/** A JSON Schema (OpenAPI 3.1 dialect), kept as a plain object. */
+export type JsonSchema = { [keyword: string]: unknown };
+
+/** The HTTP methods an OpenAPI path item may hold. */
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+export interface OpenApiResponse {
+  description: string;
+  content?: Record<string, { schema: JsonSchema; example?: unknown }>;
+}
+
+export interface OpenApiOperation {
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  /** `[]` for a public endpoint; absent means the document's bearer JWT. */
+  security?: Record<string, string[]>[];
+  parameters?: JsonSchema[];
+  requestBody?: { required: boolean; content: Record<string, { schema: JsonSchema }> };
+  responses: Record<string, OpenApiResponse>;
+}
+
+export type OpenApiPathItem = Partial<Record<HttpMethod, OpenApiOperation>>;
+
+/** An OpenAPI 3.1 document: a plain JSON-serialisable object. */
+export interface OpenApiDocument {
+  openapi: '3.1.0';
+  info: { title: string; version: string; description: string };
+  servers: { url: string; description: string }[];
+  tags: { name: string; description: string }[];
+  security: Record<string, string[]>[];
+  paths: Record<string, OpenApiPathItem>;
+  components: {
+    securitySchemes: Record<string, JsonSchema>;
+    schemas: Record<string, JsonSchema>;
+  };
+}
+
+// Compile-time complete: adding a UserState without listing it here fails tsc.
+const USER_STATE_SET = { CREATED: true, ONBOARDING: true, ACTIVE: true } satisfies Record<UserState, true>;
+const USER_STATES = Object.keys(USER_STATE_SET) as UserState[];
+
+const MAX_ADVANCE_SECONDS = 10 * 365 * 24 * 3600;
+const MAX_LOCALE_CHARS = 35;
+
+const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'null' }] });
+const uuid: JsonSchema = { type: 'string', format: 'uuid' };
+const PUBLIC: Record<string, string[]>[] = [];
+
+function json(schema: JsonSchema, description: string): OpenApiResponse {
+  return { description, content: { 'application/json': { schema } } };
+}
+
+function body(schema: JsonSchema, required = true): OpenApiOperation['requestBody'] {
+  return { required, content: { 'application/json': { schema } } };
+}
+
+/** An error response in the API's shape, with the `code` it carries. */
+function error(code: string, description: string): OpenApiResponse {
+  return {
+    description,
+    content: { 'application/json': { schema: ref('Error'), example: { error: { code, message: description } } } },
+  };
+}
+
+const E = {
+  badRequest: error('BAD_REQUEST', 'Malformed request: the body is not a JSON object, or not valid JSON.'),
+  unauthenticated: error('UNAUTHENTICATED', 'Missing, malformed, expired or otherwise invalid bearer token.'),
+  tooLarge: error('PAYLOAD_TOO_LARGE', 'The request body exceeds the configured limit (HTTP_BODY_LIMIT_BYTES, 64 KiB by default).'),
+  invalid: error('INVALID_FIELDS', 'One or more fields are invalid; `details.fields` lists `{field, message}` for each.'),
+  catchingUp: error('UNAVAILABLE', 'The user state is catching up with the event log; retry shortly.'),
+  userNotFound: error('USER_NOT_FOUND', 'No such user: create it first with POST /v1/me.'),
+  devOnly: error('NOT_FOUND', 'Dev mode is off (HEARTH_ENV=production): the route does not exist.'),
+};
+
+const conversationId: JsonSchema = {
+  name: 'conversation_id',
+  in: 'path',
+  required: true,
+  description: 'Chosen by the client. Must be a uuid (otherwise 422).',
+  schema: uuid,
+};
+
+const schemas: Record<string, JsonSchema> = {
+  Error: {
+    type: 'object',
+    description: 'Every error of the API. `code` is stable; `message` is for humans; `details` depends on the code.',
+    required: ['error'],
+    properties: {
+      error: {
+        type: 'object',
+        required: ['code', 'message'],
+        properties: {
+          code: { type: 'string', examples: ['INVALID_FIELDS', 'MESSAGE_ID_CONFLICT'] },
+          message: { type: 'string' },
+          details: { description: 'For INVALID_FIELDS: `{"fields": [{"field", "message"}]}`.' },
+        },
+      },
+    },
+  },
+  DevTokenRequest: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      user_id: { ...uuid, description: 'Defaults to a fresh random uuid.' },
+      roles: { type: 'array', items: { type: 'string', enum: ['admin'] } },
+    },
+  },
+  DevToken: {
+    type: 'object',
+    required: ['token', 'user_id'],
+    properties: {
+      token: { type: 'string', description: `An HS256 JWT valid for ${INGRESS.devTokenTtlSeconds} s (dev mode only).` },
+      user_id: uuid,
+    },
+  },
+  Clock: {
+    type: 'object',
+    required: ['now'],
+    properties: { now: { type: 'string', format: 'date-time', description: 'The (virtual) time of every service.' } },
+  },
+  AdvanceClockRequest: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['advance_seconds'],
+    properties: { advance_seconds: { type: 'number', minimum: 0, maximum: MAX_ADVANCE_SECONDS } },
+  },
+  OnboardingAnswersInput: {
+    type: 'object',
+    description: 'The seven required onboarding answers (turn-pipeline §4.1.1). Unknown fields are 422.',
+    additionalProperties: false,
+    required: [
+      'preferred_name',
+      'age_band',
+      'country_or_region',
+      'occupation_category',
+      'client_timezone',
+      'proactive_messages_enabled',
+      'suppressed_topics',
+    ],
+    properties: {
+      preferred_name: {
+        type: 'string',
+        minLength: 1,
+        maxLength: INGRESS.maxPreferredNameChars,
+        pattern: '\\S',
+        description: 'Trimmed; the length limits apply after trimming.',
+      },
+      age_band: { type: 'string', enum: [...AGE_BANDS], description: 'The en dash of the spec (`13–17`) is accepted too.' },
+      country_or_region: {
+        type: 'string',
+        pattern: '^[A-Za-z]{2}$',
+        description: 'An assigned ISO 3166-1 alpha-2 code such as KR; stored upper-cased.',
+      },
+      occupation_category: { type: 'string', enum: [...OCCUPATIONS] },
+      client_timezone: { type: 'string', description: 'An IANA timezone such as Asia/Seoul.', examples: ['Asia/Seoul'] },
+      proactive_messages_enabled: { type: 'boolean' },
+      suppressed_topics: {
+        type: 'array',
+        maxItems: TOPIC_IDS.length,
+        items: ref('TopicId'),
+        description: 'TopicIDs (turn-pipeline §2.8); duplicates are removed.',
+      },
+    },
+  },
+  OnboardingAnswers: {
+    type: 'object',
+    description: 'The answers as stored (normalised).',
+    required: [
+      'preferred_name',
+      'age_band',
+      'country_or_region',
+      'occupation_category',
+      'client_timezone',
+      'proactive_messages_enabled',
+      'suppressed_topics',
+    ],
+    properties: {
+      preferred_name: { type: 'string' },
+      age_band: { type: 'string', enum: [...AGE_BANDS] },
+      country_or_region: { type: 'string', pattern: '^[A-Z]{2}$' },
+      occupation_category: { type: 'string', enum: [...OCCUPATIONS] },
+      client_timezone: { type: 'string' },
+      proactive_messages_enabled: { type: 'boolean' },
+      suppressed_topics: { type: 'array', items: ref('TopicId'), uniqueItems: true },
+    },
+  },
+  TopicId: { type: 'string', enum: [...TOPIC_IDS], description: 'A canonical TopicID (turn-pipeline §2.8).' },
+  UserState: { type: 'string', enum: USER_STATES },
+  Persona: {
+    type: 'object',
+    required: ['template_id', 'core_archetype', 'friend_energy', 'stable_style_params'],
+    properties: {
+      template_id: { type: 'string' },
+      core_archetype: { type: 'string' },
+      friend_energy: { type: 'string' },
+      stable_style_params: { type: 'object' },
+    },
+  },
+  Profile: {
+    type: 'object',
+    required: ['user_id', 'user_state', 'answers', 'ai_friend_id', 'persona'],
+    properties: {
+      user_id: uuid,
+      user_state: ref('UserState'),
+      answers: nullable(ref('OnboardingAnswers')),
+      ai_friend_id: nullable(uuid),
+      persona: { ...nullable(ref('Persona')), description: 'Null until the orchestrator has assigned one.' },
+    },
+  },
+  PostMessageRequest: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['message_id', 'text'],
+    properties: {
+      message_id: { ...uuid, description: 'Idempotency key chosen by the client.' },
+      text: { type: 'string', minLength: 1, maxLength: INGRESS.maxMessageChars, pattern: '\\S', description: 'Not blank.' },
+      client_timezone: { type: 'string', description: 'An IANA timezone; defaults to the onboarding answer.' },
+      client_locale: { type: 'string', maxLength: MAX_LOCALE_CHARS, examples: ['ko-KR'] },
+    },
+  },
+  Routing: {
+    type: 'object',
+    required: ['pipeline', 'safety_policy', 'memory_read_policy', 'vector_search_policy', 'memory_write_policy'],
+    properties: {
+      pipeline: { type: 'string', examples: ['REFUSAL'] },
+      safety_policy: { type: 'string' },
+      memory_read_policy: { type: 'string' },
+      vector_search_policy: { type: 'string' },
+      memory_write_policy: { type: 'string' },
+    },
+  },
+  TurnReply: {
+    type: 'object',
+    required: ['message_id', 'conversation_id', 'user_state', 'routing', 'assistant'],
+    properties: {
+      message_id: uuid,
+      conversation_id: uuid,
+      user_state: ref('UserState'),
+      routing: ref('Routing'),
+      assistant: {
+        type: 'object',
+        required: ['message_id', 'text', 'surfaced_memory_ids'],
+        properties: {
+          message_id: uuid,
+          text: { type: 'string' },
+          surfaced_memory_ids: { type: 'array', items: uuid },
+        },
+      },
+    },
+  },
+  HistoryMessage: {
+    type: 'object',
+    required: ['message_id', 'role', 'source', 'text', 'created_at'],
+    properties: {
+      message_id: uuid,
+      role: { type: 'string', enum: ['user', 'assistant'] },
+      source: { type: 'string', enum: ['chat', 'retention'] },
+      text: { type: 'string' },
+      created_at: { type: 'string', format: 'date-time' },
+      surfaced_memory_ids: { type: 'array', items: uuid, description: 'Assistant messages only.' },
+    },
+  },
+  History: {
+    type: 'object',
+    required: ['messages'],
+    properties: { messages: { type: 'array', items: ref('HistoryMessage'), description: 'Oldest first.' } },
+  },
+  TimelineEvent: {
+    type: 'object',
+    required: ['type', 'event_id', 'occurred_at', 'service', 'payload'],
+    properties: {
+      type: { type: 'string', examples: ['TurnReceived'] },
+      event_id: uuid,
+      occurred_at: { type: 'string', format: 'date-time' },
+      service: { type: 'string', enum: [...SERVICE_NAMES] },
+      payload: { description: "The event's protobuf payload as JSON." },
+    },
+  },
+  Timeline: {
+    type: 'object',
+    required: ['events'],
+    properties: { events: { type: 'array', items: ref('TimelineEvent'), description: 'In order of occurrence.' } },
+  },
+  Check: {
+    type: 'object',
+    required: ['ok'],
+    properties: { ok: { type: 'boolean' }, reason: { type: 'string' } },
+  },
+  Readiness: {
+    type: 'object',
+    required: ['status', 'checks'],
+    properties: {
+      status: { const: 'ready' },
+      checks: {
+        type: 'object',
+        required: ['nats', 'database', 'consumers'],
+        properties: {
+          nats: ref('Check'),
+          database: ref('Check'),
+          consumers: {
+            allOf: [ref('Check')],
+            type: 'object',
+            required: ['bound', 'total', 'unbound'],
+            properties: {
+              bound: { type: 'integer' },
+              total: { type: 'integer' },
+              unbound: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+            },
+          },
+        },
+      },
+    },
+  },
+};
+
+const paths: Record<string, OpenApiPathItem> = {
+  '/v1/dev/token': {
+    post: {
+      operationId: 'createDevToken',
+      summary: 'Mint a dev token (dev mode only)',
+      tags: ['dev'],
+      security: PUBLIC,
+      requestBody: body(ref('DevTokenRequest'), false),
+      responses: {
+        '200': json(ref('DevToken'), 'A signed token for the user.'),
+        '400': E.badRequest,
+        '404': E.devOnly,
+        '413': E.tooLarge,
+        '422': E.invalid,
+      },
+    },
+  },
+  '/v1/dev/clock': {
+    get: {
+      operationId: 'getDevClock',
+      summary: 'Read the virtual clock (dev mode only)',
+      tags: ['dev'],
+      security: PUBLIC,
+      responses: { '200': json(ref('Clock'), 'The current virtual time.'), '404': E.devOnly },
+    },
+    post: {
+      operationId: 'advanceDevClock',
+      summary: 'Advance the virtual clock of every service (dev mode only)',
+      tags: ['dev'],
+      security: PUBLIC,
+      requestBody: body(ref('AdvanceClockRequest')),
+      responses: {
+        '200': json(ref('Clock'), 'The virtual time after the advance.'),
+        '400': E.badRequest,
+        '404': error('NOT_FOUND', 'Dev mode is off, or this process has no virtual clock.'),
+        '413': E.tooLarge,
+        '422': E.invalid,
+      },
+    },
+  },
+  '/v1/me': {
+    post: {
+      operationId: 'createMe',
+      summary: 'Create the calling user (idempotent)',
+      description:
+        'Creates the user of the token `sub` in state CREATED; calling it again changes nothing. ' +
+        'No body is needed; one sent as application/json must still be valid JSON.',
+      tags: ['users'],
+      responses: {
+        '200': json(ref('Profile'), "The user's profile."),
+        '400': E.badRequest,
+        '401': E.unauthenticated,
+        '413': E.tooLarge,
+        '503': E.catchingUp,
+      },
+    },
+    get: {
+      operationId: 'getMe',
+      summary: "The calling user's profile",
+      tags: ['users'],
+      responses: {
+        '200': json(ref('Profile'), "The user's profile."),
+        '401': E.unauthenticated,
+        '404': E.userNotFound,
+      },
+    },
+  },
+  '/v1/me/onboarding': {
+    put: {
+      operationId: 'answerOnboarding',
+      summary: 'Answer onboarding (CREATED or ONBOARDING users)',
+      description:
+        `Moves the user to ONBOARDING and assigns an AI friend. Answers identical to the stored ones change nothing. ` +
+        `Waits up to ${INGRESS.personaWaitMs / 1000} s for the persona; it may still be null.`,
+      tags: ['users'],
+      requestBody: body(ref('OnboardingAnswersInput')),
+      responses: {
+        '200': json(ref('Profile'), 'The profile with user_state ONBOARDING, ai_friend_id and (usually) persona.'),
+        '400': E.badRequest,
+        '401': E.unauthenticated,
+        '404': E.userNotFound,
+        '409': error('ONBOARDING_COMPLETED', 'The user is ACTIVE: onboarding is complete.'),
+        '413': E.tooLarge,
+        '422': E.invalid,
+        '503': E.catchingUp,
+      },
+    },
+  },
+  '/v1/conversations/{conversation_id}/messages': {
+    post: {
+      operationId: 'postMessage',
+      summary: 'Send a chat message and get the reply',
+      description:
+        'The same message_id again returns the identical body and does nothing else; the same message_id with ' +
+        'different text (or conversation) is 409. A CREATED user gets pipeline REFUSAL and an instruction to ' +
+        'finish onboarding, and that message is not added to the history.',
+      tags: ['chat'],
+      parameters: [conversationId],
+      requestBody: body(ref('PostMessageRequest')),
+      responses: {
+        '200': json(ref('TurnReply'), 'The completed turn.'),
+        '400': E.badRequest,
+        '401': E.unauthenticated,
+        '403': error('FORBIDDEN', 'This conversation belongs to another user.'),
+        '404': E.userNotFound,
+        '409': error('MESSAGE_ID_CONFLICT', 'This message_id was already used for a different message.'),
+        '413': E.tooLarge,
+        '422': E.invalid,
+        '503': E.catchingUp,
+        '504': error('TURN_TIMEOUT', 'The reply took too long (TURN_TIMEOUT_MS); send the same message_id again to get it.'),
+      },
+    },
+    get: {
+      operationId: 'listMessages',
+      summary: 'The visible history of a conversation, oldest first',
+      description: 'The newest `limit` messages before `before`, proactive (retention) messages included.',
+      tags: ['chat'],
+      parameters: [
+        conversationId,
+        {
+          name: 'limit',
+          in: 'query',
+          required: false,
+          description: 'How many user turns to return (each with its reply).',
+          schema: { type: 'integer', minimum: 1, maximum: INGRESS.historyMaxLimit, default: INGRESS.historyDefaultLimit },
+        },
+        {
+          name: 'before',
+          in: 'query',
+          required: false,
+          description: 'A message_id of this conversation or an ISO 8601 timestamp: only older messages.',
+          schema: { type: 'string' },
+        },
+      ],
+      responses: {
+        '200': json(ref('History'), 'The messages.'),
+        '401': E.unauthenticated,
+        '403': error('FORBIDDEN', 'This conversation belongs to another user.'),
+        '422': E.invalid,
+      },
+    },
+  },
+  '/v1/admin/users/{user_id}/timeline': {
+    get: {
+      operationId: 'getUserTimeline',
+      summary: 'Every event about a user, in order (role admin)',
+      tags: ['admin'],
+      parameters: [{ name: 'user_id', in: 'path', required: true, description: 'Must be a uuid (otherwise 422).', schema: uuid }],
+      responses: {
+        '200': json(ref('Timeline'), 'The events of every service about the user.'),
+        '401': E.unauthenticated,
+        '403': error('FORBIDDEN', 'The token lacks the admin role.'),
+        '422': E.invalid,
+      },
+    },
+  },
+  '/healthz': {
+    get: {
+      operationId: 'healthz',
+      summary: 'Liveness: the process is up',
+      tags: ['operations'],
+      security: PUBLIC,
+      responses: {
+        '200': json({ type: 'object', required: ['status'], properties: { status: { const: 'ok' } } }, 'Alive.'),
+      },
+    },
+  },
+  '/readyz': {
+    get: {
+      operationId: 'readyz',
+      summary: 'Readiness: NATS and the database answer, every consumer is bound',
+      tags: ['operations'],
+      security: PUBLIC,
+      responses: {
+        '200': json(ref('Readiness'), 'Ready to serve.'),
+        '503': error('NOT_READY', 'Not ready (or shutting down); `details` holds the checks.'),
+      },
+    },
+  },
+  '/metrics': {
+    get: {
+      operationId: 'metrics',
+      summary: 'Prometheus metrics',
+      tags: ['operations'],
+      security: PUBLIC,
+      responses: {
+        '200': {
+          description: 'Prometheus text exposition format 0.0.4.',
+          content: { 'text/plain': { schema: { type: 'string' } } },
+        },
+      },
+    },
+  },
+  '/docs': {
+    get: {
+      operationId: 'docs',
+      summary: 'This API, as a readable HTML page',
+      tags: ['docs'],
+      security: PUBLIC,
+      responses: {
+        '200': { description: 'An HTML page.', content: { 'text/html': { schema: { type: 'string' } } } },
+      },
+    },
+  },
+  '/docs/openapi.json': {
+    get: {
+      operationId: 'openapi',
+      summary: 'This OpenAPI 3.1 document',
+      tags: ['docs'],
+      security: PUBLIC,
+      responses: { '200': json({ type: 'object' }, 'The OpenAPI document.') },
+    },
+  },
+};
+
+/** The ingress HTTP API (../shared/API.md) as an OpenAPI 3.1 document, served at /docs/openapi.json. */
+export const OPENAPI: OpenApiDocument = {
+  openapi: '3.1.0',
+  info: {
+    title: 'Hearth ingress API',
+    version: '0.1.0',
+    description:
+      'The contract between Hearth and its clients. JSON in and out; every error is ' +
+      '`{"error": {"code", "message", "details"}}`, and a request that fails changes nothing. ' +
+      'Send `Authorization: Bearer <JWT>` (`sub` is the user id); role `admin` (in `roles` or ' +
+      '`cognito:groups`) opens /v1/admin/*. The /v1/dev/* routes exist in dev mode only.',
+  },
+  servers: [{ url: 'http://127.0.0.1:8080', description: 'Local default' }],
+  tags: [
+    { name: 'dev', description: 'Dev mode only (404 when HEARTH_ENV=production).' },
+    { name: 'users', description: 'Users and onboarding.' },
+    { name: 'chat', description: 'Conversations.' },
+    { name: 'admin', description: 'Admin and audit (role admin).' },
+    { name: 'operations', description: 'Served by every service.' },
+    { name: 'docs', description: 'This documentation.' },
+  ],
+  security: [{ bearerAuth: [] }],
+  paths,
+  components: {
+    securitySchemes: {
+      bearerAuth: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description: 'Issuer, audience and JWKS are configured (AUTH_ISSUER, AUTH_AUDIENCE, AUTH_JWKS_URL).',
+      },
+    },
+    schemas,
+  },
+};
+
+/** Every documented operation, in document order. */
+export function operationsOf(doc: OpenApiDocument): { method: HttpMethod; path: string; operation: OpenApiOperation }[] {
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    HTTP_METHODS.flatMap((method) => {
+      const operation = item[method];
+      return operation ? [{ method, path, operation }] : [];
+    }),
+  );
+}

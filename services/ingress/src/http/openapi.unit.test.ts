@@ -1,0 +1,151 @@
+// Nest's decorators write their route metadata through the Reflect API.
+import 'reflect-metadata';
+import { RequestMethod } from '@nestjs/common';
+import { HealthController } from '@hearth/host';
+import { AGE_BANDS, OCCUPATIONS } from '../users/answers.js';
+import { TOPIC_IDS } from '../users/topics.js';
+import { INGRESS_CONTROLLERS } from './controllers.js';
+import { DocsController, renderDocsHtml } from './docs.controller.js';
+import { OPENAPI, operationsOf, type JsonSchema } from './openapi.js';
+
+/** Nest's metadata keys (PATH_METADATA, METHOD_METADATA, HTTP_CODE_METADATA of @nestjs/common). */
+const PATH = 'path';
+const METHOD = 'method';
+const HTTP_CODE = '__httpCode__';
+
+interface Route {
+  method: string;
+  path: string;
+  /** The status Nest answers with on success. */
+  status: number;
+}
+
+function joinPath(...parts: (string | undefined)[]): string {
+  const joined = parts
+    .flatMap((p) => (p ?? '').split('/'))
+    .filter((s) => s !== '')
+    .join('/');
+  return `/${joined}`;
+}
+
+/** `/v1/x/:conversationId` and `/v1/x/{conversation_id}` both become `/v1/x/{}`. */
+function template(path: string): string {
+  return path.replace(/:[^/]+/g, '{}').replace(/\{[^}]+\}/g, '{}');
+}
+
+/** The routes Nest would mount for a controller class, from its decorators' metadata. */
+function routesOf(controller: abstract new (...args: never[]) => unknown): Route[] {
+  const base = Reflect.getMetadata(PATH, controller) as string | string[] | undefined;
+  const bases = Array.isArray(base) ? base : [base];
+  const proto = controller.prototype as Record<string, unknown>;
+  return Object.getOwnPropertyNames(proto).flatMap((name) => {
+    const handler = proto[name];
+    if (name === 'constructor' || typeof handler !== 'function') return [];
+    const path = Reflect.getMetadata(PATH, handler) as string | string[] | undefined;
+    const method = Reflect.getMetadata(METHOD, handler) as RequestMethod | undefined;
+    if (path === undefined || method === undefined) return [];
+    const verb = RequestMethod[method].toLowerCase();
+    const code = Reflect.getMetadata(HTTP_CODE, handler) as number | undefined;
+    const status = code ?? (method === RequestMethod.POST ? 201 : 200);
+    return bases.flatMap((b) => (Array.isArray(path) ? path : [path]).map((p) => ({ method: verb, path: joinPath(b, p), status })));
+  });
+}
+
+/** What the ingress process serves: its own controllers plus the host's health endpoints. */
+const served = [...INGRESS_CONTROLLERS, HealthController].flatMap(routesOf);
+const documented = operationsOf(OPENAPI);
+const key = (method: string, path: string) => `${method.toUpperCase()} ${template(path)}`;
+
+function collectRefs(value: unknown, out: string[] = []): string[] {
+  if (Array.isArray(value)) value.forEach((v) => collectRefs(v, out));
+  else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (k === '$ref' && typeof v === 'string') out.push(v);
+      else collectRefs(v, out);
+    }
+  }
+  return out;
+}
+
+describe('OpenAPI document of the ingress API', () => {
+  it('is OpenAPI 3.1.0', () => {
+    expect(OPENAPI.openapi).toBe('3.1.0');
+  });
+
+  it('finds the routes of every controller (the metadata reader works)', () => {
+    expect(served.map((r) => key(r.method, r.path))).toEqual(
+      expect.arrayContaining(['POST /v1/me', 'GET /v1/conversations/{}/messages', 'GET /healthz', 'GET /docs']),
+    );
+    expect(served.length).toBeGreaterThanOrEqual(14);
+  });
+
+  it.each(served.map((r) => [key(r.method, r.path), r] as const))('documents %s', (_name, route) => {
+    const doc = documented.find((d) => key(d.method, d.path) === key(route.method, route.path));
+    expect(doc).toBeDefined();
+    // The documented success status is the one Nest answers with.
+    expect(Object.keys(doc!.operation.responses)).toContain(String(route.status));
+  });
+
+  it('documents no route that is not served', () => {
+    const servedKeys = new Set(served.map((r) => key(r.method, r.path)));
+    expect(documented.map((d) => key(d.method, d.path)).filter((k) => !servedKeys.has(k))).toEqual([]);
+  });
+
+  it('names every path parameter it templates', () => {
+    for (const { path, operation } of documented) {
+      const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+      const declared = (operation.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name);
+      expect(declared.sort()).toEqual(names.sort());
+    }
+  });
+
+  it('resolves every $ref and uses unique operation ids', () => {
+    for (const ref of collectRefs(OPENAPI)) {
+      const name = ref.replace('#/components/schemas/', '');
+      expect(OPENAPI.components.schemas[name]).toBeDefined();
+    }
+    const ids = documented.map((d) => d.operation.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('answers errors in the API shape on authenticated routes, public ones excepted', () => {
+    for (const { operation } of documented) {
+      if (operation.security?.length === 0) continue;
+      expect(operation.responses['401']).toBeDefined();
+    }
+    expect(OPENAPI.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+  });
+
+  it('takes the enums from the validation code', () => {
+    const input = OPENAPI.components.schemas.OnboardingAnswersInput!.properties as Record<string, JsonSchema>;
+    expect(input.age_band!.enum).toEqual([...AGE_BANDS]);
+    expect(input.occupation_category!.enum).toEqual([...OCCUPATIONS]);
+    expect(OPENAPI.components.schemas.TopicId!.enum).toEqual([...TOPIC_IDS]);
+  });
+
+  it('is plain JSON', () => {
+    expect(JSON.parse(JSON.stringify(OPENAPI))).toEqual(OPENAPI);
+  });
+});
+
+describe('DocsController', () => {
+  const controller = new DocsController();
+
+  it('serves the document at /docs/openapi.json', () => {
+    expect(controller.openapi()).toBe(OPENAPI);
+  });
+
+  it('renders a page linking the spec and listing every operation', () => {
+    const html = controller.docs();
+    expect(html).toContain('href="/docs/openapi.json"');
+    for (const { method, path } of documented) {
+      expect(html).toContain(`<code>${method.toUpperCase()}</code></td><td><code>${path}</code>`);
+    }
+    expect(html).not.toMatch(/<script|https?:\/\/(?!127\.0\.0\.1)/);
+  });
+
+  it('escapes text', () => {
+    const html = renderDocsHtml({ ...OPENAPI, info: { ...OPENAPI.info, title: '<b>x</b>' } });
+    expect(html).toContain('&#60;b&#62;x&#60;/b&#62;');
+  });
+});

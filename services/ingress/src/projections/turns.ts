@@ -1,0 +1,67 @@
+import { payloadOf } from '@hearth/bus';
+import { Events, type RoutingDecision } from '@hearth/events';
+import type { Projection } from '@hearth/store';
+import type { IngressDb } from '../db.js';
+
+/** The routing fields the API returns (../shared/API.md). */
+export function routingJson(r: RoutingDecision | undefined): Record<string, string> {
+  return {
+    pipeline: r?.pipeline ?? '',
+    safety_policy: r?.safetyPolicy ?? '',
+    memory_read_policy: r?.memoryReadPolicy ?? '',
+    vector_search_policy: r?.vectorSearchPolicy ?? '',
+    memory_write_policy: r?.memoryWritePolicy ?? '',
+  };
+}
+
+/**
+ * The message log: the user side from TurnReceived, the assistant side from
+ * TurnCompleted or ChatRefused. Each side upserts only its own columns, so the
+ * rows are the same whichever stream is applied first.
+ */
+export const turnsProjection: Projection<IngressDb> = {
+  name: 'turns',
+  sources: ['ingress', 'orchestrator'],
+  tables: ['turns'],
+  async apply(trx, e) {
+    switch (e.type) {
+      case Events.TurnReceived.name: {
+        const t = payloadOf(e, Events.TurnReceived);
+        const user = {
+          text: t.text,
+          source: t.source,
+          user_state: t.userState,
+          activates_user: t.activatesUser,
+          received_at: e.occurredAt,
+        };
+        await trx
+          .insertInto('turns')
+          .values({ message_id: t.messageId, user_id: e.userId, conversation_id: t.conversationId, ...user })
+          .onConflict((oc) => oc.column('message_id').doUpdateSet(user))
+          .execute();
+        return;
+      }
+      case Events.TurnCompleted.name:
+      case Events.ChatRefused.name: {
+        const refused = e.type === Events.ChatRefused.name;
+        const c = refused ? payloadOf(e, Events.ChatRefused) : payloadOf(e, Events.TurnCompleted);
+        const assistant = {
+          routing: JSON.stringify(routingJson(c.routing)),
+          assistant_message_id: c.assistantMessageId,
+          assistant_text: 'assistantText' in c ? c.assistantText : c.text,
+          surfaced_memory_ids: JSON.stringify('surfacedMemoryIds' in c ? c.surfacedMemoryIds : []),
+          completed_at: e.occurredAt,
+          refused,
+        };
+        await trx
+          .insertInto('turns')
+          .values({ message_id: c.messageId, user_id: e.userId, conversation_id: c.conversationId, ...assistant })
+          .onConflict((oc) => oc.column('message_id').doUpdateSet(assistant))
+          .execute();
+        return;
+      }
+      default:
+        return;
+    }
+  },
+};

@@ -1,0 +1,53 @@
+import { payloadOf } from '@hearth/bus';
+import { Events } from '@hearth/events';
+import type { Projection } from '@hearth/store';
+import type { IngressDb } from '../db.js';
+
+/** Users, their state and onboarding answers, from ingress's own events. */
+export const usersProjection: Projection<IngressDb> = {
+  name: 'users',
+  sources: ['ingress'],
+  tables: ['users'],
+  async apply(trx, e) {
+    switch (e.type) {
+      case Events.UserCreated.name:
+        await trx
+          .insertInto('users')
+          .values({ user_id: e.userId, user_state: 'CREATED', answers: null, created_at: e.occurredAt, updated_at: e.occurredAt })
+          .onConflict((oc) => oc.column('user_id').doNothing())
+          .execute();
+        return;
+      case Events.OnboardingAnswered.name: {
+        const p = payloadOf(e, Events.OnboardingAnswered);
+        const a = p.answers;
+        await trx
+          .updateTable('users')
+          .set({
+            user_state: 'ONBOARDING',
+            ai_friend_id: p.aiFriendId,
+            answers: JSON.stringify({
+              preferred_name: a?.preferredName,
+              age_band: a?.ageBand,
+              country_or_region: a?.countryOrRegion,
+              occupation_category: a?.occupationCategory,
+              client_timezone: a?.clientTimezone,
+              proactive_messages_enabled: a?.proactiveMessagesEnabled,
+              suppressed_topics: a?.suppressedTopics ?? [],
+            }),
+            updated_at: e.occurredAt,
+          })
+          .where('user_id', '=', e.userId)
+          .execute();
+        return;
+      }
+      case Events.TurnReceived.name: {
+        if (payloadOf(e, Events.TurnReceived).activatesUser) {
+          await trx.updateTable('users').set({ user_state: 'ACTIVE', updated_at: e.occurredAt }).where('user_id', '=', e.userId).execute();
+        }
+        return;
+      }
+      default:
+        return;
+    }
+  },
+};

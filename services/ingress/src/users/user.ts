@@ -1,0 +1,88 @@
+import type { OnboardingAnswersValue } from './answers.js';
+
+export type UserState = 'CREATED' | 'ONBOARDING' | 'ACTIVE';
+
+/** What ingress knows of one user when deciding (from its users projection). */
+export interface UserSnapshot {
+  userId: string;
+  state: UserState;
+  answers: OnboardingAnswersValue | null;
+  aiFriendId: string | null;
+  hasPersona: boolean;
+}
+
+/** A decision of the user aggregate: events to append, or a refusal. */
+export type UserDecision<E> =
+  | { kind: 'append'; events: E[] }
+  | { kind: 'noop' }
+  | { kind: 'reject'; status: 404 | 409; code: string; message: string };
+
+export type UserEvent =
+  | { type: 'UserCreated' }
+  | { type: 'OnboardingAnswered'; answers: OnboardingAnswersValue; aiFriendId: string };
+
+/** POST /v1/me: create once; again is a no-op. */
+export function decideCreateUser(user: UserSnapshot | null): UserDecision<UserEvent> {
+  return user ? { kind: 'noop' } : { kind: 'append', events: [{ type: 'UserCreated' }] };
+}
+
+/**
+ * PUT /v1/me/onboarding: CREATED or ONBOARDING users may answer (again);
+ * an ACTIVE user has finished onboarding and changes controls instead.
+ */
+export function decideOnboarding(
+  user: UserSnapshot | null,
+  answers: OnboardingAnswersValue,
+  aiFriendId: string,
+): UserDecision<UserEvent> {
+  if (!user) return { kind: 'reject', status: 404, code: 'USER_NOT_FOUND', message: 'create the user first: POST /v1/me' };
+  if (user.state === 'ACTIVE') {
+    return { kind: 'reject', status: 409, code: 'ONBOARDING_COMPLETED', message: 'onboarding is complete; change settings with PATCH /v1/me/controls' };
+  }
+  if (user.state === 'ONBOARDING' && sameAnswers(user.answers, answers)) return { kind: 'noop' };
+  return { kind: 'append', events: [{ type: 'OnboardingAnswered', answers, aiFriendId: user.aiFriendId ?? aiFriendId }] };
+}
+
+export interface TurnCommand {
+  messageId: string;
+  conversationId: string;
+  text: string;
+  clientTimezone?: string;
+  clientLocale?: string;
+}
+
+export interface TurnDecision {
+  userState: UserState;
+  /** The first message of an onboarding user activates it in the same event (§4.1.2). */
+  activatesUser: boolean;
+  clientTimezone: string;
+}
+
+/**
+ * A chat message: records the user's state at receipt. An ONBOARDING user
+ * with its answers and persona in place becomes ACTIVE by this very event;
+ * without them it stays ONBOARDING (turn-pipeline §4.1.2 step 5).
+ */
+export function decideTurn(user: UserSnapshot | null, cmd: TurnCommand): UserDecision<TurnDecision> {
+  if (!user) return { kind: 'reject', status: 404, code: 'USER_NOT_FOUND', message: 'create the user first: POST /v1/me' };
+  const activatesUser = user.state === 'ONBOARDING' && user.answers !== null && user.hasPersona;
+  return {
+    kind: 'append',
+    events: [
+      {
+        userState: user.state,
+        activatesUser,
+        clientTimezone: cmd.clientTimezone ?? user.answers?.client_timezone ?? '',
+      },
+    ],
+  };
+}
+
+/** The state after a turn was received. */
+export function stateAfterTurn(state: UserState, activatesUser: boolean): UserState {
+  return activatesUser ? 'ACTIVE' : state;
+}
+
+function sameAnswers(a: OnboardingAnswersValue | null, b: OnboardingAnswersValue): boolean {
+  return a !== null && JSON.stringify(a) === JSON.stringify(b);
+}

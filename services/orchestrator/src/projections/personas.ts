@@ -1,0 +1,31 @@
+import { payloadOf } from '@hearth/bus';
+import { Events, styleParamsToJson } from '@hearth/events';
+import type { Projection } from '@hearth/store';
+import type { OrchestratorDb } from '../db.js';
+
+/** The persona of each user's companion, from the orchestrator's own events. */
+export const personasProjection: Projection<OrchestratorDb> = {
+  name: 'personas',
+  sources: ['orchestrator'],
+  tables: ['personas'],
+  async apply(trx, e) {
+    if (e.type !== Events.PersonaAssigned.name) return;
+    const p = payloadOf(e, Events.PersonaAssigned);
+    await trx
+      .insertInto('personas')
+      .values({
+        user_id: e.userId,
+        ai_friend_id: p.aiFriendId,
+        template_id: p.templateId,
+        core_archetype: p.coreArchetype,
+        humor_mode: p.humorMode,
+        friend_energy: p.friendEnergy,
+        stable_style_params: JSON.stringify(styleParamsToJson(p.stableStyleParams)),
+        persona_seed: p.personaSeed,
+        assigned_at: e.occurredAt,
+      })
+      .onConflict((oc) => oc.column('user_id').doNothing())
+      .execute();
+  },
+};
+

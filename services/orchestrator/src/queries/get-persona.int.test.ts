@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import { Bus, QueryError } from '@hearth/bus';
+import { schemaFor } from '@hearth/host';
+import { migrateSchema, openDatabase, schemaDb, type Database } from '@hearth/store';
+import { cleanupNamespace, databaseUrl, dropSchemas, natsUrl, testNamespace } from '@hearth/testing';
+import type { Kysely } from 'kysely';
+import type { OrchestratorDb } from '../db.js';
+import { service } from '../index.js';
+import { getPersona } from './client.js';
+import { createGetPersonaQuery, GET_PERSONA } from './get-persona.js';
+
+const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+describe('GetPersona', () => {
+  const ns = testNamespace('t_orch_q');
+  let dbUrl: string;
+  let nats: string;
+  let database: Database;
+  let db: Kysely<OrchestratorDb>;
+  let server: Bus;
+  let client: Bus;
+
+  beforeAll(async () => {
+    [dbUrl, nats] = await Promise.all([databaseUrl(), natsUrl()]);
+    database = await openDatabase({ url: dbUrl });
+    const schema = schemaFor(ns, 'orchestrator');
+    await migrateSchema(database, schema, service.migrations);
+    db = schemaDb<OrchestratorDb>(database, schema);
+    server = await Bus.connect({ url: nats, name: 'get-persona-server', namespace: ns, logger: silent });
+    client = await Bus.connect({ url: nats, name: 'get-persona-client', namespace: ns, logger: silent });
+    server.serveQuery('orchestrator', GET_PERSONA, createGetPersonaQuery(db));
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    await server?.close();
+    await database?.close();
+    await dropSchemas(dbUrl, ns);
+    await cleanupNamespace(nats, ns);
+  });
+
+  it('answers the persona projected for a user', async () => {
+    const userId = randomUUID();
+    const aiFriendId = randomUUID();
+    await db
+      .insertInto('personas')
+      .values({
+        user_id: userId,
+        ai_friend_id: aiFriendId,
+        template_id: 'PT07',
+        core_archetype: 'Dry Humor',
+        humor_mode: 'deadpan',
+        friend_energy: 'balanced',
+        stable_style_params: JSON.stringify({
+          msg_length_pref: 'short',
+          emoji_freq: 'light',
+          humor_mode: 'deadpan',
+          directness_level: 'high',
+          followup_question_rate: 'low',
+          lexicon_bias: 'clean',
+          punctuation_quirks: ['…', '!?'],
+        }),
+        // Above 2^31: the uint32 seed must survive the bigint column.
+        persona_seed: 4_000_000_123,
+        assigned_at: new Date('2026-11-22T10:00:00Z'),
+      })
+      .execute();
+
+    const response = await getPersona(client, userId);
+
+    expect(response).toEqual({
+      found: true,
+      persona: {
+        aiFriendId,
+        templateId: 'PT07',
+        coreArchetype: 'Dry Humor',
+        friendEnergy: 'balanced',
+        humorMode: 'deadpan',
+        stableStyleParams: {
+          msgLengthPref: 'short',
+          emojiFreq: 'light',
+          humorMode: 'deadpan',
+          directnessLevel: 'high',
+          followupQuestionRate: 'low',
+          lexiconBias: 'clean',
+          punctuationQuirks: ['…', '!?'],
+        },
+        personaSeed: 4_000_000_123,
+      },
+    });
+  });
+
+  it('answers found false for a user without a persona', async () => {
+    expect(await getPersona(client, randomUUID())).toEqual({ found: false, persona: undefined });
+  });
+
+  it.each([
+    ['an empty user id', ''],
+    ['a user id that is no uuid', 'not-a-uuid'],
+    ['a user id with a line break', 'abc\ndef'],
+  ])('rejects %s with a QueryError', async (_, userId) => {
+    const failed = getPersona(client, userId, 2_000);
+
+    await expect(failed).rejects.toBeInstanceOf(QueryError);
+    await expect(failed).rejects.toMatchObject({ code: 'QUERY_FAILED', message: expect.stringContaining('user_id must be a uuid') });
+  });
+
+  it('rejects request bytes that do not decode', async () => {
+    const failed = client.query('orchestrator', GET_PERSONA, Uint8Array.of(0x0a, 0xff), 2_000);
+
+    await expect(failed).rejects.toMatchObject({ code: 'QUERY_FAILED', message: expect.stringContaining('does not decode') });
+  });
+});

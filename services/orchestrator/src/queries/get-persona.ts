@@ -1,0 +1,61 @@
+import { styleParamsFromJson } from '@hearth/events';
+import { orchestrator } from '@hearth/proto';
+import type { Kysely, Selectable } from 'kysely';
+import type { OrchestratorDb, PersonasTable } from '../db.js';
+
+/** The query's name on the bus: `<namespace>.q.orchestrator.GetPersona`. */
+export const GET_PERSONA = 'GetPersona';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A GetPersona request that cannot be answered: undecodable, or no valid user id. */
+export class InvalidPersonaRequestError extends Error {
+  readonly code = 'GET_PERSONA_INVALID_REQUEST';
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'InvalidPersonaRequestError';
+  }
+}
+
+/**
+ * GetPersona, answered from the `personas` projection: request bytes in, response
+ * bytes out, for `bus.serveQuery`. An invalid request throws
+ * {@link InvalidPersonaRequestError}, which the caller gets as a `QueryError`.
+ */
+export function createGetPersonaQuery(db: Kysely<OrchestratorDb>): (request: Uint8Array) => Promise<Uint8Array> {
+  return async (request) => {
+    const userId = userIdOf(request);
+    const row = await db.selectFrom('personas').selectAll().where('user_id', '=', userId).executeTakeFirst();
+    const response: orchestrator.GetPersonaResponse = row
+      ? { found: true, persona: personaOf(row) }
+      : { found: false, persona: undefined };
+    return orchestrator.GetPersonaResponse.encode(response).finish();
+  };
+}
+
+function userIdOf(request: Uint8Array): string {
+  let userId: string;
+  try {
+    ({ userId } = orchestrator.GetPersonaRequest.decode(request));
+  } catch (err) {
+    throw new InvalidPersonaRequestError('GetPersonaRequest does not decode', { cause: err });
+  }
+  // JSON.stringify keeps the message on one line whatever the caller sent: the bus
+  // carries a query's error in a header, which cannot hold a line break.
+  if (!UUID.test(userId)) throw new InvalidPersonaRequestError(`user_id must be a uuid, got ${JSON.stringify(userId.slice(0, 64))}`);
+  return userId.toLowerCase();
+}
+
+/** A personas row back as the PersonaAssigned it was projected from. */
+function personaOf(row: Selectable<PersonasTable>): orchestrator.PersonaAssigned {
+  return {
+    aiFriendId: row.ai_friend_id,
+    templateId: row.template_id,
+    coreArchetype: row.core_archetype,
+    friendEnergy: row.friend_energy,
+    humorMode: row.humor_mode,
+    stableStyleParams: styleParamsFromJson(row.stable_style_params),
+    personaSeed: Number(row.persona_seed),
+  };
+}

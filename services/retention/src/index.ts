@@ -1,0 +1,11 @@
+import type { ServiceDefinition } from '@hearth/host';
+
+/** The retention service: a placeholder until its handlers, projections and queries exist. */
+export const service: ServiceDefinition = {
+  name: 'retention',
+  migrations: {},
+  projections: [],
+  async create() {
+    return { start: async () => [] };
+  },
+};
