@@ -1,0 +1,393 @@
+// The benchmark of one chat turn through the real HTTP API, with the raw
+// JetStream and Postgres costs measured in the same run, side by side.
+//
+//   pnpm bench:turn [--concurrency 8] [--turns 400] [--warmup 40] [--users N] [--url BASE] [--json FILE]
+//
+// Without --url it starts every Hearth service in this process under a fresh
+// namespace, and removes that namespace's streams and schemas at the end.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import inspector from 'node:inspector/promises';
+import { availableParallelism } from 'node:os';
+import { Command, InvalidArgumentError } from 'commander';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import pg from 'pg';
+import { baseEnvSchema, loadConfig } from '@hearth/config';
+import { runHearth, type HearthProcess } from '@hearth/host';
+import { openDatabase, type Database } from '@hearth/store';
+import { ALL_SERVICES } from '../../services/registry.js';
+import { ApiCallError, ApiClient, type BenchUser } from './lib/api-client.js';
+import { QueryCounter, streamDelta, waitForQuiet, type QueryCounts, type StreamSnapshot } from './lib/probes.js';
+import { turnPhases, wallNowMs, type PhaseBreakdown, type TurnTiming } from './lib/phases.js';
+import { createProgress } from './lib/progress.js';
+import { measureDatabase, measureJetStream, type DatabaseCosts } from './lib/raw-costs.js';
+import { criticalPathFloorMs, interpretation, perTurnMeasured, renderReport, type BenchResult } from './lib/report.js';
+import { perSecond, summarize } from './lib/stats.js';
+import { TURN_COST_FROM_CODE } from './lib/turn-cost.js';
+
+/** Sizes of the raw series (the brief of this benchmark). */
+const RAW = { messages: 2_000, lookups: 1_000, subjects: 500, selects: 1_000, inserts: 1_000 } as const;
+/** Longest a cleanup step may take before the benchmark gives up on it and exits. */
+const CLEANUP_TIMEOUT_MS = 30_000;
+
+interface Options {
+  concurrency: number;
+  turns: number;
+  warmup: number;
+  users?: number;
+  url?: string;
+  json?: string;
+  cpuProf?: string;
+}
+
+function intArg(min: number): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`expected an integer ≥ ${min}`);
+    return n;
+  };
+}
+
+function loopbackUrl(value: string): string {
+  let u: URL;
+  try {
+    u = new URL(value);
+  } catch {
+    throw new InvalidArgumentError('expected a URL such as http://127.0.0.1:8080');
+  }
+  if (!isLoopback(u.hostname)) throw new InvalidArgumentError('the benchmark only talks to 127.0.0.1 (or localhost)');
+  return u.origin;
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '[::1]' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+function hostsOf(urls: string): string[] {
+  return urls.split(',').map((s) => {
+    const entry = s.trim();
+    return new URL(entry.includes('://') ? entry : `nats://${entry}`).hostname;
+  });
+}
+
+const program = new Command('bench:turn')
+  .description('One chat turn through the HTTP API, beside the raw JetStream and Postgres costs of the same run')
+  .option('--concurrency <n>', 'workers sending turns at once', intArg(1), 8)
+  .option('--turns <n>', 'measured turns', intArg(1), 400)
+  .option('--warmup <n>', 'unmeasured turns before them', intArg(0), 40)
+  .option('--users <n>', 'chatting users (default: the concurrency)', intArg(1))
+  .option('--url <base>', 'bench a Hearth already running there instead of starting one in this process', loopbackUrl)
+  .option('--json <file>', 'also write the results as JSON')
+  .option('--cpu-prof <file>', 'write a V8 CPU profile of this process during the measured turns (.cpuprofile)')
+  .parse();
+
+const opts = program.opts<Options>();
+const env = loadConfig(baseEnvSchema, process.env);
+for (const [name, hosts] of [
+  ['NATS_URL', hostsOf(env.NATS_URL)],
+  ['DATABASE_URL', env.DATABASE_URL ? [new URL(env.DATABASE_URL).hostname] : []],
+] as const) {
+  if (hosts.some((h) => !isLoopback(h))) program.error(`${name} must point at 127.0.0.1: the benchmark sends traffic to loopback only`);
+}
+
+let interrupted = false;
+process.on('SIGINT', () => {
+  if (interrupted) process.exit(130);
+  interrupted = true;
+  log('interrupted: finishing the turns in flight, then cleaning up (Ctrl-C again to exit now)');
+});
+
+function log(msg: string): void {
+  process.stderr.write(`[bench] ${msg}\n`);
+}
+
+interface TurnRun {
+  done: number;
+  latencies: number[];
+  /** Client-side start and end of each successful turn. */
+  timings: TurnTiming[];
+  errors: number;
+  errorsByCode: Record<string, number>;
+  wallMs: number;
+}
+
+/** `total` turns over `concurrency` workers; worker w chats as user w mod users. */
+async function runTurns(client: ApiClient, users: readonly BenchUser[], total: number, concurrency: number, onTurn?: (errors: number) => void): Promise<TurnRun> {
+  const run: TurnRun = { done: 0, latencies: [], timings: [], errors: 0, errorsByCode: {}, wallMs: 0 };
+  let next = 0;
+  const worker = async (w: number): Promise<void> => {
+    const user = users[w % users.length]!;
+    while (!interrupted && next < total) {
+      const n = next++;
+      const messageId = randomUUID();
+      const startMs = wallNowMs();
+      const t0 = performance.now();
+      try {
+        await client.sendTurn(user, n, messageId);
+        run.latencies.push(performance.now() - t0);
+        run.timings.push({ messageId, startMs, endMs: wallNowMs() });
+      } catch (err) {
+        run.errors++;
+        const code = err instanceof ApiCallError ? `${err.status || 'no response'} ${err.code}` : `exception ${String(err)}`;
+        run.errorsByCode[code] = (run.errorsByCode[code] ?? 0) + 1;
+      }
+      run.done++;
+      onTurn?.(run.errors);
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, (_, w) => worker(w)));
+  run.wallMs = performance.now() - started;
+  return run;
+}
+
+/** Starts V8's sampling profiler on this process; `stop` returns the profile as JSON text. */
+async function startCpuProfile(): Promise<{ stop(): Promise<string> }> {
+  const session = new inspector.Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    async stop() {
+      const { profile } = await session.post('Profiler.stop');
+      session.disconnect();
+      return JSON.stringify(profile);
+    },
+  };
+}
+
+/** Runs `fn` over `items`, at most `limit` at a time. */
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array<R>(items.length);
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return out;
+}
+
+async function withTimeout(what: string, work: Promise<unknown>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${CLEANUP_TIMEOUT_MS} ms`)), CLEANUP_TIMEOUT_MS)));
+  try {
+    await Promise.race([work, timeout]);
+  } catch (err) {
+    log(`cleanup: ${what} failed: ${err instanceof Error ? err.message : String(err)}`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Deletes the namespace's streams (`<NS>_*`) and its clock's KV bucket stream. */
+async function deleteStreams(natsUrl: string, namespace: string): Promise<string[]> {
+  const nc = await connect({ servers: natsUrl.split(','), name: 'hearth-bench-cleanup' });
+  try {
+    const jsm = await jetstreamManager(nc);
+    const prefix = `${namespace}_`.toUpperCase();
+    const doomed: string[] = [];
+    for await (const name of jsm.streams.names()) {
+      if (name.startsWith(prefix) || name === `KV_${namespace}_clock`) doomed.push(name);
+    }
+    for (const name of doomed) await jsm.streams.delete(name);
+    return doomed;
+  } finally {
+    await nc.drain().catch(() => nc.close());
+  }
+}
+
+/** Drops every schema named `<namespace>_*`. */
+async function dropSchemas(db: { query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> }, namespace: string): Promise<string[]> {
+  // starts_with, not LIKE: `_` is a LIKE wildcard.
+  const { rows } = await db.query('SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1) ORDER BY nspname', [`${namespace}_`]);
+  const names = (rows as { nspname: string }[]).map((r) => r.nspname);
+  for (const name of names) await db.query(`DROP SCHEMA IF EXISTS "${name.replace(/"/g, '""')}" CASCADE`);
+  return names;
+}
+
+function describeDatabase(): { kind: 'postgres' | 'pglite'; text: string } {
+  if (!env.DATABASE_URL) return { kind: 'pglite', text: `PGlite ${env.PGLITE_DIR} (DATABASE_URL unset)` };
+  const u = new URL(env.DATABASE_URL);
+  return { kind: 'postgres', text: `Postgres ${u.hostname}:${u.port || 5432}${u.pathname} (DATABASE_URL)` };
+}
+
+async function main(): Promise<number> {
+  const namespace = `bench_${randomBytes(4).toString('hex')}`;
+  const users = opts.users ?? opts.concurrency;
+  const database = describeDatabase();
+  let hearth: HearthProcess | undefined;
+  let counter: QueryCounter | undefined;
+  let ownPglite: Database | undefined;
+  try {
+    let url = opts.url;
+    if (!url) {
+      log(`starting Hearth in this process: namespace ${namespace}, ${database.text}, NATS ${env.NATS_URL}`);
+      hearth = await runHearth({
+        services: ALL_SERVICES,
+        port: 0,
+        env: { ...process.env, HEARTH_NAMESPACE: namespace, LOG_LEVEL: 'warn' },
+      });
+      url = hearth.url;
+      counter = new QueryCounter(hearth.database.pool);
+    }
+    const client = new ApiClient(url);
+
+    log(`setting up ${users} users (token, user, onboarding, first message) on ${url}`);
+    const setupStarted = performance.now();
+    const setup = await mapLimit(Array.from({ length: users }), Math.min(users, 16), () => client.setupUser());
+    const setupMs = performance.now() - setupStarted;
+    const notActive = setup.filter((u) => u.state !== 'ACTIVE').length;
+    if (notActive > 0) log(`warning: ${notActive} user(s) not ACTIVE after their first message`);
+
+    if (opts.warmup > 0) log(`warmup: ${opts.warmup} turns`);
+    const warm = await runTurns(client, setup, opts.warmup, opts.concurrency);
+
+    let before: StreamSnapshot | undefined;
+    if (hearth) {
+      before = await waitForQuiet(hearth.bus.jsm, namespace);
+      counter?.start();
+    }
+    const profiler = opts.cpuProf ? await startCpuProfile() : undefined;
+    const elu0 = performance.eventLoopUtilization();
+    const cpu0 = process.cpuUsage();
+    const progress = createProgress(opts.turns, 'measured turns');
+    const run = await runTurns(client, setup, opts.turns, opts.concurrency, (errors) => progress.tick(errors));
+    progress.stop();
+    if (profiler && opts.cpuProf) {
+      await writeFile(opts.cpuProf, await profiler.stop());
+      log(`CPU profile of the measured turns written to ${opts.cpuProf}`);
+    }
+    const cpu = process.cpuUsage(cpu0);
+    const usage = {
+      eventLoopUtilization: performance.eventLoopUtilization(elu0).utilization,
+      cpuMsPerTurn: (cpu.user + cpu.system) / 1000 / Math.max(1, run.done),
+    };
+    let queries: QueryCounts | undefined;
+    let after: StreamSnapshot | undefined;
+    let phases: PhaseBreakdown | undefined;
+    if (hearth) {
+      after = await waitForQuiet(hearth.bus.jsm, namespace);
+      queries = counter?.stop();
+      counter?.detach();
+      const ranges = new Map([...after.lastSeq].map(([stream, seq]) => [stream, { from: (before?.lastSeq.get(stream) ?? 0) + 1, to: seq }]));
+      phases = await turnPhases(hearth.bus.js, hearth.bus.topology, ranges, run.timings);
+    }
+
+    log(`raw JetStream: ${RAW.messages} publishes awaiting each ack, ${RAW.messages} appends with expect, ${RAW.lookups} get-last lookups`);
+    const jetstream = await measureJetStream({ natsUrl: env.NATS_URL, namespace, ...RAW });
+    const rawSchema = `${namespace}_benchraw`;
+    let dbCosts: DatabaseCosts;
+    if (env.DATABASE_URL) {
+      log(`raw Postgres: ${RAW.selects} SELECT 1, ${RAW.inserts} single-row INSERTs (pg.Client)`);
+      const pgClient = new pg.Client({ connectionString: env.DATABASE_URL });
+      await pgClient.connect();
+      try {
+        dbCosts = await measureDatabase(pgClient, { via: 'pg.Client on DATABASE_URL', schema: rawSchema, ...RAW });
+      } finally {
+        await pgClient.end();
+      }
+    } else if (hearth) {
+      log(`raw PGlite: ${RAW.selects} SELECT 1, ${RAW.inserts} single-row INSERTs through the app's own openDatabase pool`);
+      dbCosts = await measureDatabase(hearth.database.pool, {
+        via: "the app's own PGlite through openDatabase (@hearth/store) pg.Pool, max 1",
+        schema: rawSchema,
+        ...RAW,
+      });
+    } else {
+      log('raw PGlite: opening an in-memory PGlite through openDatabase (@hearth/store), as the app does');
+      ownPglite = await openDatabase({ pgliteDir: 'memory://' });
+      dbCosts = await measureDatabase(ownPglite.pool, {
+        via: "a fresh in-memory PGlite through openDatabase (@hearth/store) pg.Pool, max 1 (not the server's own)",
+        schema: rawSchema,
+        ...RAW,
+      });
+    }
+
+    const measuredTurns = run.done;
+    const ok = run.latencies.length;
+    const partial: Omit<BenchResult, 'interpretation'> = {
+      startedAt: new Date().toISOString(),
+      target: {
+        mode: hearth ? 'in-process' : 'external',
+        url,
+        database: database.text,
+        databaseKind: database.kind,
+        nats: env.NATS_URL,
+        namespace,
+        cpus: availableParallelism(),
+      },
+      options: { concurrency: opts.concurrency, turns: opts.turns, warmup: opts.warmup, users },
+      setup: { users: setup.length, wallMs: setupMs, notActive },
+      warmup: { turns: warm.done, errors: warm.errors, wallMs: warm.wallMs },
+      turns: {
+        measured: measuredTurns,
+        ok,
+        errors: run.errors,
+        errorsByCode: run.errorsByCode,
+        wallMs: run.wallMs,
+        perSec: perSecond(ok, run.wallMs),
+        latencyMs: summarize(run.latencies),
+      },
+      raw: { jetstream, database: dbCosts },
+      perTurn: {
+        fromCode: TURN_COST_FROM_CODE,
+        measured: before && after && queries ? perTurnMeasured(measuredTurns, streamDelta(before, after), queries) : undefined,
+      },
+      phases,
+      process: usage,
+      criticalPathFloorMs: criticalPathFloorMs(jetstream, dbCosts),
+    };
+    const result: BenchResult = { ...partial, interpretation: interpretation(partial) };
+    process.stdout.write(`${renderReport(result)}\n`);
+    if (opts.json) {
+      await writeFile(opts.json, `${JSON.stringify(result, null, 2)}\n`);
+      log(`results written to ${opts.json}`);
+    }
+    if (interrupted) log('interrupted: the figures above cover only the turns that ran');
+    return run.errors > 0 || notActive > 0 || interrupted ? 1 : 0;
+  } finally {
+    counter?.detach();
+    if (ownPglite) await withTimeout('closing the raw PGlite', ownPglite.close());
+    if (hearth) {
+      const h = hearth;
+      // An on-disk PGlite outlives the run: its schemas go now, while it is open.
+      if (database.kind === 'pglite' && !env.PGLITE_DIR.startsWith('memory://')) {
+        await withTimeout('dropping PGlite schemas', dropSchemas(h.database.pool, namespace));
+      }
+      log('stopping Hearth');
+      await withTimeout('stopping Hearth', h.stop());
+      await withTimeout(
+        'deleting streams',
+        deleteStreams(env.NATS_URL, namespace).then((names) => log(`deleted streams: ${names.join(', ') || 'none'}`)),
+      );
+      if (env.DATABASE_URL) {
+        const url = env.DATABASE_URL;
+        await withTimeout(
+          'dropping schemas',
+          (async () => {
+            const c = new pg.Client({ connectionString: url });
+            await c.connect();
+            try {
+              log(`dropped schemas: ${(await dropSchemas(c, namespace)).join(', ') || 'none'}`);
+            } finally {
+              await c.end();
+            }
+          })(),
+        );
+      }
+    }
+  }
+}
+
+// Exit explicitly: keep-alive sockets and library timers must not hold the process.
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
