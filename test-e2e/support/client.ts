@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+
+export interface Reply<T = any> {
+  status: number;
+  body: T;
+}
+
+/** A thin client of the Hearth HTTP API (../shared/API.md) for tests. */
+export class HearthClient {
+  constructor(
+    readonly url: string,
+    readonly token?: string,
+    readonly userId?: string,
+  ) {}
+
+  async call<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply<T>> {
+    const res = await fetch(`${this.url}${path}`, {
+      method,
+      signal: AbortSignal.timeout(40_000),
+      headers: {
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await res.text().catch((err: unknown) => {
+      throw new Error(`${method} ${path}: ${String(err)}`, { cause: err });
+    });
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON (e.g. /metrics)
+    }
+    return { status: res.status, body: parsed as T };
+  }
+
+  /** A client for a new user (dev token), optionally an admin. */
+  async as(opts: { admin?: boolean; userId?: string } = {}): Promise<HearthClient> {
+    const r = await this.call('POST', '/v1/dev/token', { ...(opts.userId ? { user_id: opts.userId } : {}), ...(opts.admin ? { roles: ['admin'] } : {}) });
+    if (r.status !== 200) throw new Error(`dev token: ${r.status} ${JSON.stringify(r.body)}`);
+    return new HearthClient(this.url, r.body.token, r.body.user_id);
+  }
+
+  say(conversationId: string, text: string, messageId: string = randomUUID()): Promise<Reply> {
+    return this.call('POST', `/v1/conversations/${conversationId}/messages`, { message_id: messageId, text });
+  }
+}
+
+export const ANSWERS = {
+  preferred_name: 'Mina',
+  age_band: '25-34',
+  country_or_region: 'KR',
+  occupation_category: 'working',
+  client_timezone: 'Asia/Seoul',
+  proactive_messages_enabled: true,
+  suppressed_topics: ['POLITICS'],
+};

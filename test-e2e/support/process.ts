@@ -1,0 +1,126 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { cleanupNamespace, databaseUrl, dropSchemas, freePort, natsUrl, testNamespace, waitFor } from '@hearth/testing';
+import { SERVICE_NAMES } from '@hearth/bus';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+export interface StartOptions {
+  /** `all`: scripts/start (every service in one process); `per-service`: one process each. */
+  mode: 'all' | 'per-service';
+  /** `postgres`: DATABASE_URL of the test server; `pglite`: the embedded database. */
+  database: 'postgres' | 'pglite';
+  /** Extra environment for every process. */
+  env?: Record<string, string>;
+}
+
+export interface RunningHearth {
+  url: string;
+  namespace: string;
+  /** Output of every process so far, for failure messages. */
+  output(): string;
+  /** SIGTERM to every process; resolves with their exit codes. */
+  stop(): Promise<(number | null)[]>;
+}
+
+interface Proc {
+  name: string;
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  out: string[];
+}
+
+function launch(name: string, command: string, args: string[], env: NodeJS.ProcessEnv): Proc {
+  const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: false });
+  const out: string[] = [];
+  const keep = (b: Buffer) => {
+    out.push(b.toString());
+    if (out.length > 400) out.splice(0, out.length - 400);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  return { name, child, exited, out };
+}
+
+/**
+ * Starts Hearth the way the README does (scripts/start), or as one process per
+ * service (the Kubernetes shape), under a fresh namespace; waits for /readyz.
+ */
+export async function startHearth(opts: StartOptions): Promise<RunningHearth> {
+  const namespace = testNamespace('e');
+  const nats = await natsUrl();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_OPTIONS: '',
+    HEARTH_ENV: 'test',
+    HEARTH_NAMESPACE: namespace,
+    NATS_URL: nats,
+    HEARTH_SKIP_INSTALL: '1',
+    LOG_LEVEL: 'warn',
+    ...opts.env,
+  };
+  let pgliteDir: string | undefined;
+  if (opts.database === 'postgres') {
+    env.DATABASE_URL = await databaseUrl();
+  } else {
+    delete env.DATABASE_URL;
+    pgliteDir = await mkdtemp(join(tmpdir(), 'hearth-e2e-pglite-'));
+    env.PGLITE_DIR = pgliteDir;
+  }
+  const procs: Proc[] = [];
+  // Every process must report ready, not only ingress.
+  const readyUrls: string[] = [];
+  if (opts.mode === 'all') {
+    const port = await freePort();
+    procs.push(launch('hearth', 'bash', ['scripts/start', '--port', String(port)], env));
+    readyUrls.push(`http://127.0.0.1:${port}`);
+  } else {
+    for (const s of SERVICE_NAMES) {
+      const port = await freePort();
+      procs.push(launch(s, 'node', ['--import', 'tsx', `services/${s}/src/main.ts`], { ...env, PORT: String(port) }));
+      readyUrls.push(`http://127.0.0.1:${port}`);
+    }
+  }
+  const url = readyUrls[0]!;
+  const output = () => procs.map((p) => `--- ${p.name}\n${p.out.join('')}`).join('\n');
+  try {
+    await waitFor(
+      async () => {
+        for (const p of procs) if (p.child.exitCode !== null) throw new Error(`${p.name} exited with ${p.child.exitCode}`);
+        for (const u of readyUrls) {
+          const res = await fetch(`${u}/readyz`).catch(() => undefined);
+          if (res?.status !== 200) return false;
+        }
+        return true;
+      },
+      { timeoutMs: 150_000, intervalMs: 250, what: `Hearth (${opts.mode}, ${opts.database}) to be ready` },
+    );
+  } catch (err) {
+    for (const p of procs) p.child.kill('SIGKILL');
+    throw new Error(`${(err as Error).message}\n${output()}`, { cause: err });
+  }
+  return {
+    url,
+    namespace,
+    output,
+    async stop() {
+      for (const p of procs) p.child.kill('SIGTERM');
+      const codes = await Promise.all(
+        procs.map(async (p) => {
+          let timer: NodeJS.Timeout | undefined;
+          const code = await Promise.race([p.exited, new Promise<number>((r) => (timer = setTimeout(() => r(-1), 30_000)))]);
+          clearTimeout(timer);
+          return code;
+        }),
+      );
+      for (const p of procs) if (p.child.exitCode === null) p.child.kill('SIGKILL');
+      await cleanupNamespace(nats, namespace).catch(() => undefined);
+      if (opts.database === 'postgres') await dropSchemas(env.DATABASE_URL!, namespace).catch(() => undefined);
+      if (pgliteDir) await rm(pgliteDir, { recursive: true, force: true });
+      return codes;
+    },
+  };
+}
