@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { findExecutable } from './binaries.js';
 import { env } from './env.js';
 import { ServerProcessError } from './errors.js';
-import { canConnect, freePort } from './ports.js';
+import { canConnect, onFreePort } from './ports.js';
 import { killQuietly, onProcessExit, spawnWatchdog } from './process-guard.js';
 
 export interface StartNatsServerOptions {
@@ -61,7 +61,6 @@ export interface NatsServer {
 }
 
 const STOP_GRACE_MS = 10_000;
-const PORT_ATTEMPTS = 3;
 
 function findNatsServer(): string {
   const found = findExecutable('nats-server', ['/usr/sbin', '/usr/local/bin', '/usr/bin'], env.path());
@@ -164,16 +163,10 @@ export async function startNatsServer(options: StartNatsServerOptions = {}): Pro
   };
 
   try {
-    for (let attempt = 1; ; attempt++) {
-      port = await freePort();
-      try {
-        await launch();
-        break;
-      } catch (err) {
-        // Another process may have taken the port between freePort() and listen.
-        if (attempt >= PORT_ATTEMPTS) throw err;
-      }
-    }
+    await onFreePort(async (p) => {
+      port = p;
+      await launch();
+    });
   } catch (err) {
     removeDir();
     throw err;

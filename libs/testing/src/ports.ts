@@ -14,6 +14,22 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Picks a free port and starts a server on it, trying a fresh port when the
+ * start fails: another process may take the port between freePort() and listen.
+ */
+export async function onFreePort(start: (port: number) => Promise<void>, attempts = 3): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    try {
+      await start(port);
+      return port;
+    } catch (err) {
+      if (attempt >= attempts) throw err;
+    }
+  }
+}
+
 /** True when something accepts a TCP connection on host:port within `timeoutMs`. */
 export async function canConnect(host: string, port: number, timeoutMs = 1_000): Promise<boolean> {
   return new Promise((resolve) => {

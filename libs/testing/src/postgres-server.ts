@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { findExecutable, postgresBinDirs } from './binaries.js';
 import { env } from './env.js';
 import { ServerProcessError } from './errors.js';
-import { freePort } from './ports.js';
+import { onFreePort } from './ports.js';
 import { killQuietly, onProcessExit, spawnWatchdog } from './process-guard.js';
 
 export interface StartPostgresServerOptions {
@@ -52,7 +52,6 @@ export interface PostgresServer {
   restart(): Promise<void>;
 }
 
-const PORT_ATTEMPTS = 3;
 
 /** How commands run: as ourselves, or (when we are root, which initdb refuses) as `postgres`. */
 interface RunAs {
@@ -180,16 +179,10 @@ export async function startPostgresServer(options: StartPostgresServerOptions = 
   try {
     if (as.owner) chownSync(dir, as.owner.uid, as.owner.gid);
     await run(join(binDir, 'initdb'), ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-locale', '-N'], 120_000);
-    for (let attempt = 1; ; attempt++) {
-      port = await freePort();
-      try {
-        await launch();
-        break;
-      } catch (err) {
-        // Another process may have taken the port between freePort() and listen.
-        if (attempt >= PORT_ATTEMPTS) throw err;
-      }
-    }
+    await onFreePort(async (p) => {
+      port = p;
+      await launch();
+    });
   } catch (err) {
     removeDir();
     throw err;
