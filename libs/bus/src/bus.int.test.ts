@@ -1,3 +1,4 @@
+import { JetStreamApiError } from '@nats-io/jetstream';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { context, trace } from '@opentelemetry/api';
@@ -118,11 +119,46 @@ describe('Bus against a real NATS server', () => {
       expect(dlq.config.subjects).toEqual([`${ns}.dlq.>`]);
     });
 
-    it('creates them from two fresh connections at once', async () => {
+    it('tolerates losing the creation race however the server words it (10058 or 10065)', async () => {
       const fresh = testNamespace('t_bus');
       try {
         const [a, b] = await Promise.all([connectBus(fresh), connectBus(fresh)]);
-        await Promise.all([a.ensureStreams(SERVICE_NAMES), b.ensureStreams(SERVICE_NAMES)]);
+        const streams = a.jsm.streams;
+        const add = streams.add.bind(streams);
+        let raced = 0;
+        // The other process creates each stream first; nats-server 2.9 answers
+        // the loser with "subjects overlap" when both adds are in flight.
+        streams.add = async (...args: Parameters<typeof add>) => {
+          await b.ensureStreams(SERVICE_NAMES);
+          await add(...args);
+          raced++;
+          throw new JetStreamApiError({ code: 400, err_code: 10065, description: 'subjects overlap with an existing stream' });
+        };
+        await a.ensureStreams(SERVICE_NAMES);
+        expect(raced).toBeGreaterThan(0);
+        expect(await streamsOf(fresh)).toHaveLength(SERVICE_NAMES.length + 1);
+      } finally {
+        await cleanupNamespace(url, fresh);
+      }
+    });
+
+    it('still fails when another stream holds its subjects', async () => {
+      const fresh = testNamespace('t_bus');
+      try {
+        const a = await connectBus(fresh);
+        await a.jsm.streams.add({ name: `${fresh.toUpperCase()}_SQUATTER`, subjects: [`${fresh}.memory.v1.>`] });
+        await expect(a.ensureStreams(['memory'])).rejects.toMatchObject({ code: 10065 });
+      } finally {
+        await cleanupNamespace(url, fresh);
+      }
+    });
+
+    it('creates them from four fresh connections at once', async () => {
+      const fresh = testNamespace('t_bus');
+      try {
+        // The losers of the race get 10058 or 10065 from nats-server 2.9; both must pass.
+        const buses = await Promise.all([1, 2, 3, 4].map(() => connectBus(fresh)));
+        await Promise.all(buses.map((b) => b.ensureStreams(SERVICE_NAMES)));
         expect(await streamsOf(fresh)).toHaveLength(SERVICE_NAMES.length + 1);
       } finally {
         await cleanupNamespace(url, fresh);

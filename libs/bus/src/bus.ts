@@ -133,8 +133,16 @@ export class Bus {
       try {
         await this.jsm.streams.add(config);
       } catch (addErr) {
-        // Another process created it in between: fine.
-        if (!(addErr instanceof JetStreamApiError && addErr.code === 10058)) throw addErr;
+        // Another process created it in between: fine. nats-server 2.9 reports
+        // that race as 10058 (name in use) or as 10065 (subjects overlap), so
+        // look for the stream itself rather than trust the code.
+        if (!(addErr instanceof JetStreamApiError)) throw addErr;
+        try {
+          await this.jsm.streams.info(cfg.name);
+        } catch (infoErr) {
+          if (isNotFound(infoErr)) throw addErr;
+          throw infoErr;
+        }
       }
     }
   }
