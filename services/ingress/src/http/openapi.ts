@@ -1,7 +1,7 @@
 import { SERVICE_NAMES } from '@hearth/bus';
 import { INGRESS } from '../config.js';
 import { AGE_BANDS, OCCUPATIONS } from '../users/answers.js';
-import { TOPIC_IDS } from '../users/topics.js';
+import { TOPIC_IDS } from '@hearth/text';
 import type { UserState } from '../users/user.js';
 
 /** A JSON Schema (OpenAPI 3.1 dialect), kept as a plain object. */

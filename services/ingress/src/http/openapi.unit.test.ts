@@ -3,7 +3,7 @@ import 'reflect-metadata';
 import { RequestMethod } from '@nestjs/common';
 import { HealthController } from '@hearth/host';
 import { AGE_BANDS, OCCUPATIONS } from '../users/answers.js';
-import { TOPIC_IDS } from '../users/topics.js';
+import { TOPIC_IDS } from '@hearth/text';
 import { INGRESS_CONTROLLERS } from './controllers.js';
 import { DocsController, renderDocsHtml } from './docs.controller.js';
 import { OPENAPI, operationsOf, type JsonSchema } from './openapi.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { INGRESS } from '../config.js';
-import { TOPIC_IDS } from './topics.js';
+import { TOPIC_IDS } from '@hearth/text';
 
 /** Age bands of turn-pipeline §4.1.1 (the API also accepts the ASCII hyphen). */
 export const AGE_BANDS = ['13-17', '18-24', '25-34', '35-44', '45+'] as const;

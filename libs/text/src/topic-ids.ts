@@ -25,3 +25,9 @@ export const TOPIC_IDS = [
 ] as const;
 
 export type TopicId = (typeof TOPIC_IDS)[number];
+
+const TOPIC_SET: ReadonlySet<string> = new Set(TOPIC_IDS);
+
+export function isTopicId(v: string): v is TopicId {
+  return TOPIC_SET.has(v);
+}
