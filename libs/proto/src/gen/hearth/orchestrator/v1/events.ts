@@ -32,6 +32,17 @@ export interface PersonaAssigned {
   humorMode: string;
   stableStyleParams: StableStyleParams | undefined;
   personaSeed: number;
+  /**
+   * How the sample came about (§3.2.1, §3.4.1), for audit: the categories
+   * mutated (two, or three when the cap demanded it), the resamples spent,
+   * whether the deterministic fallback chose it, and the window it was
+   * checked against (N_prev and k_prev of its combo).
+   */
+  mutatedCategories: string[];
+  resamples: number;
+  fallback: boolean;
+  windowTotal: number;
+  windowComboCount: number;
 }
 
 /**
@@ -281,6 +292,11 @@ function createBasePersonaAssigned(): PersonaAssigned {
     humorMode: "",
     stableStyleParams: undefined,
     personaSeed: 0,
+    mutatedCategories: [],
+    resamples: 0,
+    fallback: false,
+    windowTotal: 0,
+    windowComboCount: 0,
   };
 }
 
@@ -306,6 +322,21 @@ export const PersonaAssigned: MessageFns<PersonaAssigned> = {
     }
     if (message.personaSeed !== 0) {
       writer.uint32(56).uint32(message.personaSeed);
+    }
+    for (const v of message.mutatedCategories) {
+      writer.uint32(66).string(v!);
+    }
+    if (message.resamples !== 0) {
+      writer.uint32(72).uint32(message.resamples);
+    }
+    if (message.fallback !== false) {
+      writer.uint32(80).bool(message.fallback);
+    }
+    if (message.windowTotal !== 0) {
+      writer.uint32(88).uint32(message.windowTotal);
+    }
+    if (message.windowComboCount !== 0) {
+      writer.uint32(96).uint32(message.windowComboCount);
     }
     return writer;
   },
@@ -379,6 +410,46 @@ export const PersonaAssigned: MessageFns<PersonaAssigned> = {
             message.personaSeed = reader.uint32();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.mutatedCategories.push(reader.string());
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.resamples = reader.uint32();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.fallback = reader.bool();
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.windowTotal = reader.uint32();
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.windowComboCount = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -428,6 +499,23 @@ export const PersonaAssigned: MessageFns<PersonaAssigned> = {
         : isSet(object.persona_seed)
         ? globalThis.Number(object.persona_seed)
         : 0,
+      mutatedCategories: globalThis.Array.isArray(object?.mutatedCategories)
+        ? object.mutatedCategories.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.mutated_categories)
+        ? object.mutated_categories.map((e: any) => globalThis.String(e))
+        : [],
+      resamples: isSet(object.resamples) ? globalThis.Number(object.resamples) : 0,
+      fallback: isSet(object.fallback) ? globalThis.Boolean(object.fallback) : false,
+      windowTotal: isSet(object.windowTotal)
+        ? globalThis.Number(object.windowTotal)
+        : isSet(object.window_total)
+        ? globalThis.Number(object.window_total)
+        : 0,
+      windowComboCount: isSet(object.windowComboCount)
+        ? globalThis.Number(object.windowComboCount)
+        : isSet(object.window_combo_count)
+        ? globalThis.Number(object.window_combo_count)
+        : 0,
     };
   },
 
@@ -454,6 +542,21 @@ export const PersonaAssigned: MessageFns<PersonaAssigned> = {
     if (message.personaSeed !== 0) {
       obj.personaSeed = Math.round(message.personaSeed);
     }
+    if (message.mutatedCategories?.length) {
+      obj.mutatedCategories = message.mutatedCategories;
+    }
+    if (message.resamples !== 0) {
+      obj.resamples = Math.round(message.resamples);
+    }
+    if (message.fallback !== false) {
+      obj.fallback = message.fallback;
+    }
+    if (message.windowTotal !== 0) {
+      obj.windowTotal = Math.round(message.windowTotal);
+    }
+    if (message.windowComboCount !== 0) {
+      obj.windowComboCount = Math.round(message.windowComboCount);
+    }
     return obj;
   },
 
@@ -471,6 +574,11 @@ export const PersonaAssigned: MessageFns<PersonaAssigned> = {
       ? StableStyleParams.fromPartial(object.stableStyleParams)
       : undefined;
     message.personaSeed = object.personaSeed ?? 0;
+    message.mutatedCategories = object.mutatedCategories?.map((e) => e) || [];
+    message.resamples = object.resamples ?? 0;
+    message.fallback = object.fallback ?? false;
+    message.windowTotal = object.windowTotal ?? 0;
+    message.windowComboCount = object.windowComboCount ?? 0;
     return message;
   },
 };

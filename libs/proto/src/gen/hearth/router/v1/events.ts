@@ -29,6 +29,14 @@ export interface RoutingDecision {
   retentionPolicy: string;
   retrievalQueryText: string;
   notes: string;
+  /**
+   * Why safety_policy is not plain ALLOW, or which safety rule routed the turn
+   * (turn-pipeline §6.2): "", sexual_explicit, sexual_roleplay, sexual_minor,
+   * sexual_health_education, self_harm_intent, hate_harassment.
+   */
+  safetyReason: string;
+  /** True when the reply must follow the crisis-safe flow (self-harm intent, §6.2). */
+  crisisSafe: boolean;
 }
 
 /** TopicMatch: one detected topic (turn-pipeline §5.1). */
@@ -53,6 +61,14 @@ export interface TurnRouted {
   text: string;
   aiFriendId: string;
   source: string;
+  /** Stage A outputs (turn-pipeline §2.8, §5). */
+  userTextNorm: string;
+  normNoPunct: string;
+  tokenEstimate: number;
+  /** preference | fact | event | correction: the heuristic triggers that fired. */
+  heuristicFlags: string[];
+  /** The age band the safety rules used; "" when unknown (treated as 13-17, §6.2.1). */
+  ageBand: string;
 }
 
 function createBaseRoutingDecision(): RoutingDecision {
@@ -66,6 +82,8 @@ function createBaseRoutingDecision(): RoutingDecision {
     retentionPolicy: "",
     retrievalQueryText: "",
     notes: "",
+    safetyReason: "",
+    crisisSafe: false,
   };
 }
 
@@ -97,6 +115,12 @@ export const RoutingDecision: MessageFns<RoutingDecision> = {
     }
     if (message.notes !== "") {
       writer.uint32(74).string(message.notes);
+    }
+    if (message.safetyReason !== "") {
+      writer.uint32(82).string(message.safetyReason);
+    }
+    if (message.crisisSafe !== false) {
+      writer.uint32(88).bool(message.crisisSafe);
     }
     return writer;
   },
@@ -186,6 +210,22 @@ export const RoutingDecision: MessageFns<RoutingDecision> = {
             message.notes = reader.string();
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.safetyReason = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.crisisSafe = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -237,6 +277,16 @@ export const RoutingDecision: MessageFns<RoutingDecision> = {
         ? globalThis.String(object.retrieval_query_text)
         : "",
       notes: isSet(object.notes) ? globalThis.String(object.notes) : "",
+      safetyReason: isSet(object.safetyReason)
+        ? globalThis.String(object.safetyReason)
+        : isSet(object.safety_reason)
+        ? globalThis.String(object.safety_reason)
+        : "",
+      crisisSafe: isSet(object.crisisSafe)
+        ? globalThis.Boolean(object.crisisSafe)
+        : isSet(object.crisis_safe)
+        ? globalThis.Boolean(object.crisis_safe)
+        : false,
     };
   },
 
@@ -269,6 +319,12 @@ export const RoutingDecision: MessageFns<RoutingDecision> = {
     if (message.notes !== "") {
       obj.notes = message.notes;
     }
+    if (message.safetyReason !== "") {
+      obj.safetyReason = message.safetyReason;
+    }
+    if (message.crisisSafe !== false) {
+      obj.crisisSafe = message.crisisSafe;
+    }
     return obj;
   },
 
@@ -286,6 +342,8 @@ export const RoutingDecision: MessageFns<RoutingDecision> = {
     message.retentionPolicy = object.retentionPolicy ?? "";
     message.retrievalQueryText = object.retrievalQueryText ?? "";
     message.notes = object.notes ?? "";
+    message.safetyReason = object.safetyReason ?? "";
+    message.crisisSafe = object.crisisSafe ?? false;
     return message;
   },
 };
@@ -406,6 +464,11 @@ function createBaseTurnRouted(): TurnRouted {
     text: "",
     aiFriendId: "",
     source: "",
+    userTextNorm: "",
+    normNoPunct: "",
+    tokenEstimate: 0,
+    heuristicFlags: [],
+    ageBand: "",
   };
 }
 
@@ -437,6 +500,21 @@ export const TurnRouted: MessageFns<TurnRouted> = {
     }
     if (message.source !== "") {
       writer.uint32(74).string(message.source);
+    }
+    if (message.userTextNorm !== "") {
+      writer.uint32(82).string(message.userTextNorm);
+    }
+    if (message.normNoPunct !== "") {
+      writer.uint32(90).string(message.normNoPunct);
+    }
+    if (message.tokenEstimate !== 0) {
+      writer.uint32(96).uint32(message.tokenEstimate);
+    }
+    for (const v of message.heuristicFlags) {
+      writer.uint32(106).string(v!);
+    }
+    if (message.ageBand !== "") {
+      writer.uint32(114).string(message.ageBand);
     }
     return writer;
   },
@@ -526,6 +604,46 @@ export const TurnRouted: MessageFns<TurnRouted> = {
             message.source = reader.string();
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.userTextNorm = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.normNoPunct = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.tokenEstimate = reader.uint32();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.heuristicFlags.push(reader.string());
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.ageBand = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -569,6 +687,31 @@ export const TurnRouted: MessageFns<TurnRouted> = {
         ? globalThis.String(object.ai_friend_id)
         : "",
       source: isSet(object.source) ? globalThis.String(object.source) : "",
+      userTextNorm: isSet(object.userTextNorm)
+        ? globalThis.String(object.userTextNorm)
+        : isSet(object.user_text_norm)
+        ? globalThis.String(object.user_text_norm)
+        : "",
+      normNoPunct: isSet(object.normNoPunct)
+        ? globalThis.String(object.normNoPunct)
+        : isSet(object.norm_no_punct)
+        ? globalThis.String(object.norm_no_punct)
+        : "",
+      tokenEstimate: isSet(object.tokenEstimate)
+        ? globalThis.Number(object.tokenEstimate)
+        : isSet(object.token_estimate)
+        ? globalThis.Number(object.token_estimate)
+        : 0,
+      heuristicFlags: globalThis.Array.isArray(object?.heuristicFlags)
+        ? object.heuristicFlags.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.heuristic_flags)
+        ? object.heuristic_flags.map((e: any) => globalThis.String(e))
+        : [],
+      ageBand: isSet(object.ageBand)
+        ? globalThis.String(object.ageBand)
+        : isSet(object.age_band)
+        ? globalThis.String(object.age_band)
+        : "",
     };
   },
 
@@ -601,6 +744,21 @@ export const TurnRouted: MessageFns<TurnRouted> = {
     if (message.source !== "") {
       obj.source = message.source;
     }
+    if (message.userTextNorm !== "") {
+      obj.userTextNorm = message.userTextNorm;
+    }
+    if (message.normNoPunct !== "") {
+      obj.normNoPunct = message.normNoPunct;
+    }
+    if (message.tokenEstimate !== 0) {
+      obj.tokenEstimate = Math.round(message.tokenEstimate);
+    }
+    if (message.heuristicFlags?.length) {
+      obj.heuristicFlags = message.heuristicFlags;
+    }
+    if (message.ageBand !== "") {
+      obj.ageBand = message.ageBand;
+    }
     return obj;
   },
 
@@ -620,6 +778,11 @@ export const TurnRouted: MessageFns<TurnRouted> = {
     message.text = object.text ?? "";
     message.aiFriendId = object.aiFriendId ?? "";
     message.source = object.source ?? "";
+    message.userTextNorm = object.userTextNorm ?? "";
+    message.normNoPunct = object.normNoPunct ?? "";
+    message.tokenEstimate = object.tokenEstimate ?? 0;
+    message.heuristicFlags = object.heuristicFlags?.map((e) => e) || [];
+    message.ageBand = object.ageBand ?? "";
     return message;
   },
 };
