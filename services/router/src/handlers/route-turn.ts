@@ -12,10 +12,11 @@ export function createRouteTurnReactor(bus: Bus): Reactor {
       if (event.type !== Events.TurnReceived.name) return;
       const turn = payloadOf(event, Events.TurnReceived);
       if (!isUserState(turn.userState)) throw new TerminalError(`turn ${turn.messageId} has user_state '${turn.userState}'`);
-      const { decision, flags } = routeTurn({
+      const { decision, flags, preprocessed: pre } = routeTurn({
         userState: turn.userState,
         text: turn.text,
         source: turn.source === 'retention' ? 'retention' : 'chat',
+        ageBand: turn.ageBand,
       });
       await appendDecided(bus, 'router', event.userId, () => [
         draft(
@@ -33,13 +34,22 @@ export function createRouteTurnReactor(bus: Bus): Reactor {
               retentionPolicy: '',
               retrievalQueryText: decision.retrieval_query_text,
               notes: decision.notes,
+              safetyReason: decision.safety_reason,
+              crisisSafe: decision.crisis_safe,
             },
             flags,
-            topicMatches: [],
+            topicMatches: pre.topicMatches.map((t) => ({ topicId: t.topicId, confidence: t.confidence, keywords: t.keywords })),
             userState: turn.userState,
             text: turn.text,
             aiFriendId: turn.aiFriendId,
             source: turn.source,
+            userTextNorm: pre.userTextNorm,
+            normNoPunct: pre.normNoPunct,
+            tokenEstimate: pre.tokenEstimate,
+            heuristicFlags: Object.entries(pre.heuristicFlags)
+              .filter(([, on]) => on)
+              .map(([name]) => name),
+            ageBand: turn.ageBand,
           },
           {
             id: deriveId('router', event.id, 0),

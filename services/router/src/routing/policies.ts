@@ -16,4 +16,8 @@ export interface Decision {
   relationship_update_policy: RelationshipUpdatePolicy;
   retrieval_query_text: string;
   notes: string;
+  /** The §6.2 rule that routed the turn, or "" when none did. */
+  safety_reason: string;
+  /** The reply must follow the crisis-safe flow (self-harm intent). */
+  crisis_safe: boolean;
 }
