@@ -1,6 +1,6 @@
 import { PERSONA } from '../config.js';
-import { PERSONA_LIBRARY, PersonaLibraryError, validateLibrary } from './library.js';
-import { pickPersona, seedFromId } from './assign.js';
+import { PERSONA_LIBRARY, PersonaLibraryError, reachableCombos, validateLibrary } from './library.js';
+import { seedFromId, styleOf } from './assign.js';
 
 describe('persona library (turn-pipeline §3.2, §3.2.1)', () => {
   it('has 24 templates with unique ids covering all ten archetypes', () => {
@@ -21,11 +21,42 @@ describe('persona library (turn-pipeline §3.2, §3.2.1)', () => {
     expect(() => validateLibrary(noHype)).toThrow(/Hype Bestie/);
   });
 
-  it('picks deterministically from a seed derived from the cause', () => {
+  it('rejects a taboo list with a topic that is not a canonical TopicID', () => {
+    // given
+    const raw = { templates: PERSONA_LIBRARY.map((t) => (t.template_id === 'PT03' ? { ...t, taboo_soft_bounds: ['POLITICS', 'politics'] } : t)) };
+
+    // when / then
+    expect(() => validateLibrary(raw)).toThrow(/PT03: taboo_soft_bounds not canonical TopicIDs: politics/);
+  });
+
+  it('reaches all 12 (humor_mode, friend_energy) pairs of every archetype: 120 combos', () => {
+    // when
+    const combos = reachableCombos(PERSONA_LIBRARY);
+
+    // then
+    expect(combos).toHaveLength(120);
+    expect(new Set(combos).size).toBe(120);
+    expect(combos[0]).toBe('Calm Listener|none|passive');
+  });
+
+  it('derives the style from sampled values when given, from the defaults otherwise', () => {
+    // given
+    const t = PERSONA_LIBRARY[0]!;
+    const values = { sentence_length_bias: 'long', emoji_usage: 'frequent', humor_mode: 'deadpan', friend_energy: 'proactive' } as const;
+
+    // when
+    const style = styleOf(t, values);
+
+    // then
+    expect(style).toMatchObject({ msg_length_pref: 'long', emoji_freq: 'frequent', humor_mode: 'deadpan', followup_question_rate: 'medium' });
+    expect(style.lexicon_bias).toBe(t.lexicon_bias.language_cleanliness);
+    expect(styleOf(t).humor_mode).toBe(t.humor_mode);
+  });
+
+  it('derives the same 32-bit seed from the same id', () => {
     const seed = seedFromId('6f1c2a34-0000-4000-8000-000000000001');
     expect(seedFromId('6f1c2a34-0000-4000-8000-000000000001')).toBe(seed);
-    const a = pickPersona(PERSONA_LIBRARY, seed);
-    expect(a.template).toBe(PERSONA_LIBRARY[seed % 24]);
-    expect(a.style.humor_mode).toBe(a.template.humor_mode);
+    expect(seedFromId('6f1c2a34-0000-4000-8000-000000000002')).not.toBe(seed);
+    expect(Number.isInteger(seed) && seed >= 0 && seed < 2 ** 32).toBe(true);
   });
 });
