@@ -17,6 +17,8 @@ export interface PersonasTable {
   friend_energy: string;
   stable_style_params: unknown;
   assigned_at: Date;
+  /** Sequence of the PersonaAssigned event in the orchestrator's assignment log. */
+  event_seq: number | null;
 }
 
 export interface TurnsTable {

@@ -2,6 +2,7 @@ import type { ServiceDefinition } from '@hearth/host';
 import { startProjection } from '@hearth/store';
 import type { Kysely } from 'kysely';
 import { migration as m0001 } from '../migrations/2026_11_22_0001_users_turns.js';
+import { migration as m0002 } from '../migrations/2026_11_22_0002_persona_event_seq.js';
 import { createIngressApp } from './app/ingress-app.js';
 import { TurnWaiters } from './app/waiters.js';
 import { createTokenVerifier, signDevToken } from './auth/tokens.js';
@@ -18,7 +19,7 @@ import { usersProjection } from './projections/users.js';
 /** Ingress: users, onboarding, the message log and the HTTP API (../shared/API.md). */
 export const service: ServiceDefinition = {
   name: 'ingress',
-  migrations: { '2026_11_22_0001_users_turns': m0001 },
+  migrations: { '2026_11_22_0001_users_turns': m0001, '2026_11_22_0002_persona_event_seq': m0002 },
   projections: [usersProjection, personasProjection, turnsProjection],
   async create(ctx) {
     const cfg = loadIngressConfig(ctx.environment);

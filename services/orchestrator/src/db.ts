@@ -21,6 +21,11 @@ export interface PersonasTable {
   stable_style_params: unknown;
   persona_seed: number;
   assigned_at: Date;
+  mutated_categories: Generated<string[]>;
+  resamples: Generated<number>;
+  fallback: Generated<boolean>;
+  window_total: Generated<number>;
+  window_combo_count: Generated<number>;
 }
 
 /** The orchestrator's schema. */

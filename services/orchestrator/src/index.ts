@@ -2,6 +2,7 @@ import type { ServiceDefinition } from '@hearth/host';
 import { startProjection, startReactor } from '@hearth/store';
 import type { Kysely } from 'kysely';
 import { migration as m0001 } from '../migrations/2026_11_22_0001_profiles_personas.js';
+import { migration as m0002 } from '../migrations/2026_11_22_0002_persona_sampling.js';
 import { OFFLINE_PROVIDER } from './config.js';
 import type { OrchestratorDb } from './db.js';
 import { createAssignPersonaReactor } from './handlers/assign-persona.js';
@@ -13,11 +14,11 @@ import { createGetPersonaQuery, GET_PERSONA } from './queries/get-persona.js';
 /** The orchestrator: personas and turn execution (turn-pipeline §3, §7–§11). */
 export const service: ServiceDefinition = {
   name: 'orchestrator',
-  migrations: { '2026_11_22_0001_profiles_personas': m0001 },
+  migrations: { '2026_11_22_0001_profiles_personas': m0001, '2026_11_22_0002_persona_sampling': m0002 },
   projections: [profilesProjection, personasProjection],
   async create(ctx) {
     const db = ctx.db as Kysely<OrchestratorDb>;
-    const deps = { bus: ctx.bus, db, clock: ctx.clock };
+    const deps = { bus: ctx.bus, db, clock: ctx.clock, logger: ctx.logger };
     ctx.logger.info({ llm: OFFLINE_PROVIDER }, 'no LLM endpoint configured: replies come from the offline template responder');
     return {
       async start() {

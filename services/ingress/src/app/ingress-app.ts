@@ -1,4 +1,4 @@
-import { appendDecided, draft, type Bus, type EventDraft, type StoredEvent, SERVICE_NAMES } from '@hearth/bus';
+import { appendDecided, draft, GLOBAL_KEYS, type Bus, type EventDraft, type ServiceName, type StoredEvent, SERVICE_NAMES } from '@hearth/bus';
 import type { Clock } from '@hearth/clock';
 import { deriveId, Events } from '@hearth/events';
 import { eventCodecs, isEventTypeName } from '@hearth/proto';
@@ -238,17 +238,25 @@ export function createIngressApp(deps: IngressDeps) {
     /** Every event about a user across all streams, in order of occurrence. */
     async timeline(userId: string): Promise<TimelineEvent[]> {
       const events: (TimelineEvent & { seq: number; order: number })[] = [];
+      const push = (e: StoredEvent, service: ServiceName, order: number) =>
+        events.push({
+          type: e.type,
+          event_id: e.id,
+          occurred_at: e.occurredAt.toISOString(),
+          service: e.service || service,
+          payload: decodePayload(e),
+          seq: e.seq,
+          order,
+        });
       for (const [order, service] of SERVICE_NAMES.entries()) {
-        for await (const e of bus.read(service, { key: userId })) {
-          events.push({
-            type: e.type,
-            event_id: e.id,
-            occurred_at: e.occurredAt.toISOString(),
-            service: e.service || service,
-            payload: decodePayload(e),
-            seq: e.seq,
-            order,
-          });
+        for await (const e of bus.read(service, { key: userId })) push(e, service, order);
+      }
+      // The persona lives in the global assignment log (anti-cloning cap, §3.4.1).
+      const persona = await db.selectFrom('personas').select('event_seq').where('user_id', '=', userId).executeTakeFirst();
+      if (persona?.event_seq) {
+        const seq = Number(persona.event_seq);
+        for await (const e of bus.read('orchestrator', { key: GLOBAL_KEYS.personaAssignments, fromSeq: seq, toSeq: seq })) {
+          if (e.userId === userId) push(e, 'orchestrator', SERVICE_NAMES.indexOf('orchestrator'));
         }
       }
       events.sort((a, b) => a.occurred_at.localeCompare(b.occurred_at) || a.order - b.order || a.seq - b.seq);

@@ -21,6 +21,7 @@ export const personasProjection: Projection<IngressDb> = {
         friend_energy: p.friendEnergy,
         stable_style_params: JSON.stringify(styleParamsToJson(p.stableStyleParams)),
         assigned_at: e.occurredAt,
+        event_seq: e.seq,
       })
       .onConflict((oc) => oc.column('user_id').doNothing())
       .execute();

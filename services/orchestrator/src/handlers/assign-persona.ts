@@ -1,60 +1,138 @@
-import { appendDecided, draft, payloadOf, type Bus, type StoredEvent } from '@hearth/bus';
+import { randomInt } from 'node:crypto';
+import { appendDecided, draft, GLOBAL_KEYS, payloadOf, type Bus, type StoredEvent } from '@hearth/bus';
 import type { Clock } from '@hearth/clock';
 import { deriveId, Events } from '@hearth/events';
+import type { Logger } from '@hearth/telemetry';
 import { waitForPosition, type Reactor } from '@hearth/store';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { PERSONA } from '../config.js';
 import type { OrchestratorDb } from '../db.js';
+import { comboKey, type CapWindow } from '../personas/cap.js';
 import { PERSONA_LIBRARY } from '../personas/library.js';
-import { pickPersona, seedFromId } from '../personas/assign.js';
+import { samplePersona } from '../personas/sampling.js';
 import { personasProjection } from '../projections/personas.js';
 
-/** OnboardingAnswered → PersonaAssigned, once per user (turn-pipeline §3.1). */
-export function createAssignPersonaReactor(deps: { bus: Bus; db: Kysely<OrchestratorDb>; clock: Clock }): Reactor {
+export interface AssignPersonaDeps {
+  bus: Bus;
+  db: Kysely<OrchestratorDb>;
+  clock: Clock;
+  logger?: Logger;
+  /**
+   * The persona_seed source (turn-pipeline §3.3: a random 32-bit int, recorded
+   * in the event). Injected so tests can fix it.
+   * @default crypto.randomInt over [0, 2^32)
+   */
+  randomSeed?: () => number;
+}
+
+/** N_prev and k_prev of every combo: all logged assignments since now − 24 h (§3.4.1). */
+export async function capWindow(db: Kysely<OrchestratorDb>, now: Date): Promise<CapWindow> {
+  const since = new Date(now.getTime() - PERSONA.antiCloning.windowMs);
+  // No upper bound: the candidate is not in the log yet, and an assignment
+  // stamped in the same millisecond (or by a replica whose clock runs ahead)
+  // must still count, or concurrent onboardings would not see each other.
+  const rows = await db
+    .selectFrom('personas')
+    .select(['core_archetype', 'humor_mode', 'friend_energy', sql<string>`count(*)`.as('n')])
+    .where('assigned_at', '>=', since)
+    .groupBy(['core_archetype', 'humor_mode', 'friend_energy'])
+    .execute();
+  const counts = new Map<string, number>();
+  let total = 0;
+  for (const r of rows) {
+    const n = Number(r.n);
+    counts.set(comboKey(r.core_archetype, r.humor_mode, r.friend_energy), n);
+    total += n;
+  }
+  return { total, counts };
+}
+
+/**
+ * OnboardingAnswered → PersonaAssigned, once per user (turn-pipeline §3).
+ *
+ * The anti-cloning cap (§3.4.1) is one global aggregate, so every assignment
+ * is appended to one reserved subject, the assignment log, against its last
+ * sequence: a decision is taken on the log as projected up to that sequence,
+ * and if another replica appended first the append fails and the decision is
+ * taken again on the newer log. Within a process assignments queue behind one
+ * another, so contention is between replicas only.
+ */
+export function createAssignPersonaReactor(deps: AssignPersonaDeps): Reactor {
   const { bus, db, clock } = deps;
-  return {
-    name: 'assign-persona',
-    sources: ['ingress'],
-    async react(event: StoredEvent) {
-      if (event.type !== Events.OnboardingAnswered.name) return;
-      const answered = payloadOf(event, Events.OnboardingAnswered);
-      await appendDecided(bus, 'orchestrator', event.userId, async (last) => {
-        // Decide on state that includes every event already on our chain.
+  const randomSeed = deps.randomSeed ?? (() => randomInt(0, 2 ** 32));
+  const key = GLOBAL_KEYS.personaAssignments;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  async function assign(event: StoredEvent): Promise<void> {
+    const answered = payloadOf(event, Events.OnboardingAnswered);
+    const results = await appendDecided(
+      bus,
+      'orchestrator',
+      key,
+      async (last) => {
+        // Decide on the log as it stands at `last`, this user's earlier assignment included.
         if (last && !(await waitForPosition(db, personasProjection.name, last.subject, last.seq))) {
           throw new Error(`personas projection is behind ${last.subject}@${last.seq}`);
         }
         const existing = await db.selectFrom('personas').select('user_id').where('user_id', '=', event.userId).executeTakeFirst();
         if (existing) return [];
-        const { template, seed, style } = pickPersona(PERSONA_LIBRARY, seedFromId(event.id));
+        // The log's timestamps never go backwards, whichever replica's clock stamps them.
+        const now = new Date(Math.max(clock.now().getTime(), last?.occurredAt.getTime() ?? 0));
+        const window = await capWindow(db, now);
+        const s = samplePersona(PERSONA_LIBRARY, randomSeed(), window);
+        if (s.fallback) {
+          deps.logger?.warn({ userId: event.userId, combo: s.combo, window: s.windowTotal }, 'anti-cloning cap: no compliant sample, fallback combo chosen');
+        }
         return [
           draft(
             Events.PersonaAssigned,
             {
               aiFriendId: answered.aiFriendId,
-              templateId: template.template_id,
-              coreArchetype: template.core_archetype,
-              friendEnergy: template.friend_energy,
-              humorMode: template.humor_mode,
+              templateId: s.template.template_id,
+              coreArchetype: s.template.core_archetype,
+              friendEnergy: s.values.friend_energy,
+              humorMode: s.values.humor_mode,
               stableStyleParams: {
-                msgLengthPref: style.msg_length_pref,
-                emojiFreq: style.emoji_freq,
-                humorMode: style.humor_mode,
-                directnessLevel: style.directness_level,
-                followupQuestionRate: style.followup_question_rate,
-                lexiconBias: style.lexicon_bias,
-                punctuationQuirks: style.punctuation_quirks,
+                msgLengthPref: s.style.msg_length_pref,
+                emojiFreq: s.style.emoji_freq,
+                humorMode: s.style.humor_mode,
+                directnessLevel: s.style.directness_level,
+                followupQuestionRate: s.style.followup_question_rate,
+                lexiconBias: s.style.lexicon_bias,
+                punctuationQuirks: [...s.style.punctuation_quirks],
               },
-              personaSeed: seed,
+              personaSeed: s.seed,
+              mutatedCategories: [...s.mutated],
+              resamples: s.resamples,
+              fallback: s.fallback,
+              windowTotal: s.windowTotal,
+              windowComboCount: s.windowComboCount,
             },
             {
               id: deriveId('orchestrator', 'persona', event.id),
               userId: event.userId,
-              occurredAt: clock.now(),
+              occurredAt: now,
               causationId: event.id,
               correlationId: event.correlationId,
             },
           ),
         ];
-      });
+      },
+      { attempts: PERSONA.assignAttempts },
+    );
+    if (results.length > 0 && !results[0]!.duplicate) {
+      deps.logger?.debug({ userId: event.userId, seq: results[0]!.seq }, 'persona assigned');
+    }
+  }
+
+  return {
+    name: 'assign-persona',
+    sources: ['ingress'],
+    async react(event: StoredEvent) {
+      if (event.type !== Events.OnboardingAnswered.name) return;
+      const run = queue.then(() => assign(event));
+      queue = run.catch(() => undefined);
+      await run;
     },
   };
 }

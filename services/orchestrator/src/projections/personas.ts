@@ -23,6 +23,11 @@ export const personasProjection: Projection<OrchestratorDb> = {
         stable_style_params: JSON.stringify(styleParamsToJson(p.stableStyleParams)),
         persona_seed: p.personaSeed,
         assigned_at: e.occurredAt,
+        mutated_categories: JSON.stringify(p.mutatedCategories) as unknown as string[],
+        resamples: p.resamples,
+        fallback: p.fallback,
+        window_total: p.windowTotal,
+        window_combo_count: p.windowComboCount,
       })
       .onConflict((oc) => oc.column('user_id').doNothing())
       .execute();

@@ -63,6 +63,11 @@ describe('GetPersona', () => {
         // Above 2^31: the uint32 seed must survive the bigint column.
         persona_seed: 4_000_000_123,
         assigned_at: new Date('2026-11-22T10:00:00Z'),
+        mutated_categories: JSON.stringify(['humor_mode', 'friend_energy']) as unknown as string[],
+        resamples: 3,
+        fallback: false,
+        window_total: 40,
+        window_combo_count: 1,
       })
       .execute();
 
@@ -86,6 +91,11 @@ describe('GetPersona', () => {
           punctuationQuirks: ['…', '!?'],
         },
         personaSeed: 4_000_000_123,
+        mutatedCategories: ['humor_mode', 'friend_energy'],
+        resamples: 3,
+        fallback: false,
+        windowTotal: 40,
+        windowComboCount: 1,
       },
     });
   });

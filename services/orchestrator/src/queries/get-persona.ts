@@ -57,5 +57,10 @@ function personaOf(row: Selectable<PersonasTable>): orchestrator.PersonaAssigned
     humorMode: row.humor_mode,
     stableStyleParams: styleParamsFromJson(row.stable_style_params),
     personaSeed: Number(row.persona_seed),
+    mutatedCategories: row.mutated_categories,
+    resamples: row.resamples,
+    fallback: row.fallback,
+    windowTotal: row.window_total,
+    windowComboCount: row.window_combo_count,
   };
 }
