@@ -10,7 +10,8 @@ import { seedFromId } from '../personas/assign.js';
 import { FINISH_ONBOARDING_TEXT, renderOfflineReply } from '../responder/offline.js';
 
 /**
- * TurnRouted → TurnCompleted (or ChatRefused for REFUSAL). The reply and the
+ * TurnRouted → TurnCompleted (or ChatRefused for a CREATED user, §6.1.1; a
+ * safety refusal is an ordinary reply that stays in the history). The reply and the
  * exchange that produced it are recorded in the event, so replay never asks
  * the responder again.
  */
@@ -30,8 +31,8 @@ export function createRespondReactor(deps: { bus: Bus; db: Kysely<OrchestratorDb
         correlationId: event.correlationId || routed.messageId,
       };
       const assistantMessageId = deriveId('orchestrator', 'assistant', routed.messageId);
-      if (pipeline === 'REFUSAL') {
-        const text = routed.userState === 'CREATED' ? FINISH_ONBOARDING_TEXT : "I can't help with that one, but I'm happy to talk about something else.";
+      if (routed.userState === 'CREATED') {
+        // §6.1.1: the only refusal kept out of the visible history.
         await appendDecided(bus, 'orchestrator', event.userId, () => [
           draft(
             Events.ChatRefused,
@@ -40,7 +41,7 @@ export function createRespondReactor(deps: { bus: Bus; db: Kysely<OrchestratorDb
               conversationId: routed.conversationId,
               routing,
               assistantMessageId,
-              text,
+              text: FINISH_ONBOARDING_TEXT,
               reason: routing?.notes ?? '',
             },
             { ...meta, id: deriveId('orchestrator', 'reply', event.id), occurredAt: clock.now() },
@@ -57,6 +58,8 @@ export function createRespondReactor(deps: { bus: Bus; db: Kysely<OrchestratorDb
         preferredName: profile?.preferred_name ?? '',
         style: (persona?.stable_style_params as StableStyle | undefined) ?? null,
         seed,
+        safetyPolicy: routing?.safetyPolicy,
+        crisisSafe: routing?.crisisSafe,
       });
       await appendDecided(bus, 'orchestrator', event.userId, () => [
         draft(

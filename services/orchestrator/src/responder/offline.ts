@@ -7,6 +7,10 @@ export interface ReplyInput {
   style: StableStyle | null;
   /** Recorded seed that picks among phrasings. */
   seed: number;
+  /** The router's safety verdict (turn-pipeline §6.2); ALLOW when absent. */
+  safetyPolicy?: string;
+  /** Self-harm intent: reply with the crisis-safe text. */
+  crisisSafe?: boolean;
 }
 
 /** Onboarding instruction for a CREATED user (turn-pipeline §6.1, §6.1.1). */
@@ -19,6 +23,21 @@ const OPENERS: Record<string, string[]> = {
   EMOTIONAL_SUPPORT: ["I'm here with you, {name}.", "That sounds really hard. I'm listening."],
   INFO_QA: ['Good question.', "Here's what I know."],
 };
+
+/** A refusal that keeps the door open (§6.2); hate gets a soft decline, the rest a firm one. */
+export const REFUSAL_TEXT: Readonly<Record<'HARD_REFUSE' | 'SOFT_REFUSE', string>> = {
+  HARD_REFUSE: "That's not something I can talk about. I'm still here for anything else on your mind.",
+  SOFT_REFUSE: "I'd rather not go there, but I'm happy to keep talking about what's going on with you.",
+};
+
+/**
+ * Crisis-safe reply for self-harm intent (§6.2): take it seriously, stay
+ * present, point to immediate human help; no advice on means, no judgement.
+ */
+export const CRISIS_SAFE_TEXT =
+  "I'm really glad you told me, {name}, and I'm taking this seriously. You deserve support right now from someone who can be there in person. " +
+  'If you might act on these thoughts or are in danger, please call your local emergency number now, or reach a crisis line (988 in the US, 109 in Korea). ' +
+  "I'm here with you. Are you safe right now?";
 
 const FOLLOW_UPS = [
   'What has your day been like so far?',
@@ -35,6 +54,8 @@ const EMOJI = ['🙂', '✨', '😊'];
  * so the same inputs always give the same text.
  */
 export function renderOfflineReply(input: ReplyInput): string {
+  if (input.crisisSafe) return CRISIS_SAFE_TEXT.replace('{name}', input.preferredName || 'friend');
+  if (input.safetyPolicy === 'HARD_REFUSE' || input.safetyPolicy === 'SOFT_REFUSE') return REFUSAL_TEXT[input.safetyPolicy];
   const openers = OPENERS[input.pipeline] ?? OPENERS.FRIEND_CHAT!;
   const name = input.preferredName || 'friend';
   let text = openers[input.seed % openers.length]!.replace('{name}', name);
