@@ -74,19 +74,19 @@ describe('a turn through the HTTP API (scripts/start, Postgres)', () => {
     expect(first.body.assistant.text.length).toBeGreaterThan(0);
     expect((await me.call('GET', '/v1/me')).body.user_state).toBe('ACTIVE');
 
-    const second = await me.say(conversation, 'what a day');
+    const second = await me.say(conversation, 'had a long day at work');
     expect(second.body).toMatchObject({ user_state: 'ACTIVE', routing: { pipeline: 'FRIEND_CHAT', memory_read_policy: 'FULL', vector_search_policy: 'ON_DEMAND' } });
 
     const history = await me.call('GET', `/v1/conversations/${conversation}/messages`);
     expect(history.body.messages.map((m: any) => [m.role, m.source, m.text])).toEqual([
       ['user', 'chat', 'hi! I just signed up'],
       ['assistant', 'chat', first.body.assistant.text],
-      ['user', 'chat', 'what a day'],
+      ['user', 'chat', 'had a long day at work'],
       ['assistant', 'chat', second.body.assistant.text],
     ]);
     expect(history.body.messages[1].surfaced_memory_ids).toEqual([]);
     const page = await me.call('GET', `/v1/conversations/${conversation}/messages?limit=1`);
-    expect(page.body.messages.map((m: any) => m.text)).toEqual(['what a day', second.body.assistant.text]);
+    expect(page.body.messages.map((m: any) => m.text)).toEqual(['had a long day at work', second.body.assistant.text]);
 
     // The activation is the first message's own event: one TurnReceived with activates_user.
     const events = await timeline(me.userId!);
@@ -94,8 +94,83 @@ describe('a turn through the HTTP API (scripts/start, Postgres)', () => {
     expect(received.map((e) => [e.payload.text, e.payload.userState, e.payload.activatesUser ?? false])).toEqual([
       ['hello?', 'CREATED', false],
       ['hi! I just signed up', 'ONBOARDING', true],
-      ['what a day', 'ACTIVE', false],
+      ['had a long day at work', 'ACTIVE', false],
     ]);
+  });
+
+  it('onboards with a sampled persona, activates on the first message, and routes each turn by §5–§6', async () => {
+    const me = await anon.as();
+    await me.call('POST', '/v1/me');
+    const onboarded = await me.call('PUT', '/v1/me/onboarding', { ...ANSWERS, age_band: '18-24' });
+    expect(onboarded.status).toBe(200);
+    expect(Object.keys(onboarded.body.persona).sort()).toEqual(['core_archetype', 'friend_energy', 'stable_style_params', 'template_id']);
+    expect((await me.call('GET', '/v1/me')).body.persona).toEqual(onboarded.body.persona);
+
+    const conversation = randomUUID();
+    const first = await me.say(conversation, 'hey, nice to meet you');
+    expect(first.body.user_state).toBe('ACTIVE');
+    expect(first.body.routing).toEqual({
+      pipeline: 'ONBOARDING_CHAT',
+      safety_policy: 'ALLOW',
+      memory_read_policy: 'LIGHT',
+      vector_search_policy: 'OFF',
+      memory_write_policy: 'SELECTIVE',
+    });
+
+    const routing = (pipeline: string, safety: string, read: string, vector: string, write: string) => ({
+      pipeline,
+      safety_policy: safety,
+      memory_read_policy: read,
+      vector_search_policy: vector,
+      memory_write_policy: write,
+    });
+    const cases: [string, ReturnType<typeof routing>][] = [
+      ['what should I do about my breakup?', routing('FRIEND_CHAT', 'ALLOW', 'FULL', 'ON_DEMAND', 'SELECTIVE')],
+      ['What is the capital of France?', routing('INFO_QA', 'ALLOW', 'NONE', 'OFF', 'NONE')],
+      ['I’m so anxious and totally overwhelmed', routing('EMOTIONAL_SUPPORT', 'ALLOW', 'LIGHT', 'OFF', 'SELECTIVE')],
+      ['요즘 너무 우울해', routing('EMOTIONAL_SUPPORT', 'ALLOW', 'LIGHT', 'OFF', 'SELECTIVE')],
+      ['send nudes', routing('REFUSAL', 'HARD_REFUSE', 'NONE', 'OFF', 'NONE')],
+      ['I want to kill myself', routing('EMOTIONAL_SUPPORT', 'ALLOW', 'LIGHT', 'OFF', 'SELECTIVE')],
+    ];
+    const replies: Record<string, any> = {};
+    for (const [text, expected] of cases) {
+      const r = await me.say(conversation, text);
+      expect(r.status).toBe(200);
+      expect([text, r.body.routing]).toEqual([text, expected]);
+      replies[text] = r.body;
+    }
+    expect(replies['I want to kill myself'].assistant.text).toMatch(/emergency|crisis/i);
+    expect(replies['send nudes'].assistant.text).toMatch(/not something I can talk about/);
+
+    // A safety refusal is an ordinary turn: it stays in the visible history.
+    const history = await me.call('GET', `/v1/conversations/${conversation}/messages`);
+    expect(history.body.messages.filter((m: any) => m.role === 'user').map((m: any) => m.text)).toContain('send nudes');
+
+    // The audit trail: the persona's sampling, and each decision's flags and topics.
+    const events = await timeline(me.userId!);
+    const persona = events.find((e) => e.type === 'hearth.orchestrator.v1.PersonaAssigned')!.payload;
+    expect(persona.templateId).toBe(onboarded.body.persona.template_id);
+    expect(persona.personaSeed).toEqual(expect.any(Number));
+    expect([2, 3]).toContain(persona.mutatedCategories.length);
+    const routed = new Map(events.filter((e) => e.type === 'hearth.router.v1.TurnRouted').map((e) => [e.payload.text, e.payload]));
+    const breakup = routed.get('what should I do about my breakup?');
+    expect(breakup.flags).toEqual(expect.arrayContaining(['is_question', 'has_personal_pronoun', 'tie_breaker:question_with_personal_pronoun']));
+    expect(breakup.topicMatches).toEqual([{ topicId: 'RELATIONSHIPS', confidence: 0.5, keywords: ['breakup'] }]);
+    expect(breakup.userTextNorm).toBe('what should i do about my breakup?');
+    expect(routed.get('I want to kill myself').decision).toMatchObject({ safetyReason: 'self_harm_intent', crisisSafe: true });
+    expect(routed.get('send nudes').decision).toMatchObject({ safetyReason: 'sexual_explicit', relationshipUpdatePolicy: 'OFF' });
+  });
+
+  it('hard-refuses sexual content for a 13–17 user but answers a sexual-health question', async () => {
+    const teen = await anon.as();
+    await teen.call('POST', '/v1/me');
+    await teen.call('PUT', '/v1/me/onboarding', { ...ANSWERS, age_band: '13-17' });
+    const conversation = randomUUID();
+    await teen.say(conversation, 'hi');
+    const refused = await teen.say(conversation, 'i had sex with my boyfriend last night');
+    expect(refused.body.routing).toMatchObject({ pipeline: 'REFUSAL', safety_policy: 'HARD_REFUSE', memory_write_policy: 'NONE' });
+    const education = await teen.say(conversation, 'how does birth control prevent pregnancy after sex?');
+    expect(education.body.routing).toMatchObject({ pipeline: 'INFO_QA', safety_policy: 'ALLOW' });
   });
 
   it('answers the same message_id with the identical body and appends nothing; other text is 409', async () => {

@@ -87,17 +87,21 @@ export async function startHearth(opts: StartOptions): Promise<RunningHearth> {
   const url = readyUrls[0]!;
   const output = () => procs.map((p) => `--- ${p.name}\n${p.out.join('')}`).join('\n');
   try {
-    await waitFor(
+    // A process that exits while starting ends the wait at once, not after the timeout
+    // (waitFor retries on errors, so the probe reports the exit as its result).
+    const outcome = await waitFor(
       async () => {
-        for (const p of procs) if (p.child.exitCode !== null) throw new Error(`${p.name} exited with ${p.child.exitCode}`);
+        const dead = procs.find((p) => p.child.exitCode !== null);
+        if (dead) return `${dead.name} exited with ${dead.child.exitCode}`;
         for (const u of readyUrls) {
           const res = await fetch(`${u}/readyz`).catch(() => undefined);
           if (res?.status !== 200) return false;
         }
-        return true;
+        return 'ready';
       },
       { timeoutMs: 150_000, intervalMs: 250, what: `Hearth (${opts.mode}, ${opts.database}) to be ready` },
     );
+    if (outcome !== 'ready') throw new Error(outcome);
   } catch (err) {
     for (const p of procs) p.child.kill('SIGKILL');
     throw new Error(`${(err as Error).message}\n${output()}`, { cause: err });
