@@ -36,6 +36,12 @@ export interface CompiledPhrase {
 export interface PreparedText {
   readonly raw: readonly string[];
   readonly core: readonly string[];
+  /**
+   * Where each word could start a match of a non-Hangul first token: its raw and
+   * core forms, and the core without a possessive or a particle. Lets a phrase
+   * look only at those positions instead of scanning every word of a long text.
+   */
+  readonly starts: ReadonlyMap<string, readonly number[]>;
 }
 
 /** Compiles a phrase that is already in `normNoPunct` form. */
@@ -45,23 +51,61 @@ export function compilePhrase(normalizedPhrase: string): CompiledPhrase {
   };
 }
 
+// The router asks a dozen phrase lists about the same message: prepare it once.
+let lastPrepared: { text: string; prepared: PreparedText } | undefined;
+
 export function prepareText(normNoPunct: string): PreparedText {
+  if (lastPrepared?.text === normNoPunct) return lastPrepared.prepared;
+  const prepared = buildPrepared(normNoPunct);
+  lastPrepared = { text: normNoPunct, prepared };
+  return prepared;
+}
+
+function buildPrepared(normNoPunct: string): PreparedText {
   const raw = tokenize(normNoPunct);
-  return { raw, core: raw.map((token) => token.replace(TOKEN_EDGES, '')) };
+  const core = raw.map((token) => token.replace(TOKEN_EDGES, ''));
+  const starts = new Map<string, number[]>();
+  for (let i = 0; i < core.length; i++) {
+    const c = core[i]!;
+    addStart(starts, raw[i]!, i);
+    addStart(starts, c, i);
+    if (c.endsWith(POSSESSIVE)) addStart(starts, c.slice(0, -POSSESSIVE.length), i);
+    for (const particle of KOREAN_PARTICLES) if (c.length > particle.length && c.endsWith(particle)) addStart(starts, c.slice(0, -particle.length), i);
+  }
+  return { raw, core, starts };
+}
+
+function addStart(starts: Map<string, number[]>, key: string, i: number): void {
+  const at = starts.get(key);
+  if (at === undefined) starts.set(key, [i]);
+  else if (at[at.length - 1] !== i) at.push(i);
 }
 
 /** True when the phrase's tokens occur consecutively in the text. An empty phrase never matches. */
 export function matchesPhrase(text: PreparedText, phrase: CompiledPhrase): boolean {
   const n = phrase.tokens.length;
   if (n === 0) return false;
-  for (let start = 0; start + n <= text.raw.length; start++) {
-    let all = true;
-    for (let i = 0; i < n && all; i++) {
-      all = tokenMatches(text.raw[start + i] ?? '', text.core[start + i] ?? '', phrase.tokens[i]!, i === n - 1);
-    }
-    if (all) return true;
+  const first = phrase.tokens[0]!;
+  // Only a Hangul first token can match a longer word by prefix; any other
+  // first token is found through the index. (Plain loops: this runs for every
+  // keyword of every turn.)
+  if (first.kind === 'word') {
+    const starts = text.starts.get(first.text);
+    if (starts === undefined) return false;
+    for (const start of starts) if (matchesAt(text, phrase, start)) return true;
+    return false;
   }
+  for (let start = 0; start + n <= text.raw.length; start++) if (matchesAt(text, phrase, start)) return true;
   return false;
+}
+
+function matchesAt(text: PreparedText, phrase: CompiledPhrase, start: number): boolean {
+  const n = phrase.tokens.length;
+  if (start + n > text.raw.length) return false;
+  for (let i = 0; i < n; i++) {
+    if (!tokenMatches(text.raw[start + i] ?? '', text.core[start + i] ?? '', phrase.tokens[i]!, i === n - 1)) return false;
+  }
+  return true;
 }
 
 /**
@@ -70,13 +114,30 @@ export function matchesPhrase(text: PreparedText, phrase: CompiledPhrase): boole
  * and "credit card" are the same phrase.
  */
 export function containsPhrase(normNoPunct: string, phrase: string): boolean {
-  return matchesPhrase(prepareText(normNoPunct), compilePhrase(normalizeUserText(phrase).normNoPunct));
+  return matchesPhrase(prepareText(normNoPunct), compiledFor(phrase));
 }
 
 /** The phrases that {@link containsPhrase} finds in `normNoPunct`, in the given order. */
 export function containsAny(normNoPunct: string, phrases: readonly string[]): string[] {
   const text = prepareText(normNoPunct);
-  return phrases.filter((phrase) => matchesPhrase(text, compilePhrase(normalizeUserText(phrase).normNoPunct)));
+  const found: string[] = [];
+  for (const phrase of phrases) if (matchesPhrase(text, compiledFor(phrase))) found.push(phrase);
+  return found;
+}
+
+// Callers pass the same configured phrase lists on every turn: compile each once.
+// Bounded so that phrases built from user input cannot grow it without limit.
+const COMPILED_CACHE_MAX = 10_000;
+const compiledCache = new Map<string, CompiledPhrase>();
+
+function compiledFor(phrase: string): CompiledPhrase {
+  let c = compiledCache.get(phrase);
+  if (c === undefined) {
+    c = compilePhrase(normalizeUserText(phrase).normNoPunct);
+    if (compiledCache.size >= COMPILED_CACHE_MAX) compiledCache.clear();
+    compiledCache.set(phrase, c);
+  }
+  return c;
 }
 
 function tokenKind(token: string): TokenKind {

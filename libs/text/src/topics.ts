@@ -61,9 +61,16 @@ export function detectTopics(normNoPunct: string, lexicon: TopicLexicon = TOPIC_
   const text = prepareText(normNoPunct);
   const matches: TopicMatch[] = [];
   for (const [topicId, entries] of compileLexicon(lexicon)) {
-    const keywords = entries
-      .filter((entry) => entry.variants.some((variant) => matchesPhrase(text, variant)))
-      .map((entry) => entry.canonical);
+    // Plain loops: this runs over the whole lexicon on every turn.
+    const keywords: string[] = [];
+    for (const entry of entries) {
+      for (const variant of entry.variants) {
+        if (matchesPhrase(text, variant)) {
+          keywords.push(entry.canonical);
+          break;
+        }
+      }
+    }
     if (keywords.length > 0) {
       matches.push({ topicId, confidence: confidenceFor(keywords.length), hits: keywords.length, keywords });
     }
