@@ -190,6 +190,7 @@ export function createIngressApp(deps: IngressDeps) {
               source: 'chat',
               userState: t.userState,
               activatesUser: t.activatesUser,
+              missingOnboarding: t.missingOnboarding,
               aiFriendId: user?.aiFriendId ?? '',
               clientTimezone: t.clientTimezone,
               clientLocale: cmd.clientLocale ?? '',

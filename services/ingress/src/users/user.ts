@@ -55,23 +55,51 @@ export interface TurnDecision {
   userState: UserState;
   /** The first message of an onboarding user activates it in the same event (§4.1.2). */
   activatesUser: boolean;
+  /** For an ONBOARDING user it could not activate: what the re-check found missing. */
+  missingOnboarding: string[];
   clientTimezone: string;
+}
+
+/** The required answers of turn-pipeline §4.1.1, in order. */
+export const REQUIRED_ANSWERS = [
+  'preferred_name',
+  'age_band',
+  'country_or_region',
+  'occupation_category',
+  'client_timezone',
+  'proactive_messages_enabled',
+  'suppressed_topics',
+] as const;
+
+/** §4.1.2 steps 2–3: the required answers and the persona assignment. */
+export function missingForActivation(user: UserSnapshot): string[] {
+  const missing: string[] = [];
+  for (const field of REQUIRED_ANSWERS) {
+    const v = user.answers?.[field];
+    if (v === undefined || v === null || v === '') missing.push(field);
+  }
+  if (!user.hasPersona) missing.push('persona');
+  return missing;
 }
 
 /**
  * A chat message: records the user's state at receipt. An ONBOARDING user
  * with its answers and persona in place becomes ACTIVE by this very event;
- * without them it stays ONBOARDING (turn-pipeline §4.1.2 step 5).
+ * without them it stays ONBOARDING and the event names what is missing, so the
+ * router answers with ONBOARDING_CHAT describing it and no friend reply
+ * (turn-pipeline §4.1.2 steps 4–5).
  */
 export function decideTurn(user: UserSnapshot | null, cmd: TurnCommand): UserDecision<TurnDecision> {
   if (!user) return { kind: 'reject', status: 404, code: 'USER_NOT_FOUND', message: 'create the user first: POST /v1/me' };
-  const activatesUser = user.state === 'ONBOARDING' && user.answers !== null && user.hasPersona;
+  const missingOnboarding = user.state === 'ONBOARDING' ? missingForActivation(user) : [];
+  const activatesUser = user.state === 'ONBOARDING' && missingOnboarding.length === 0;
   return {
     kind: 'append',
     events: [
       {
         userState: user.state,
         activatesUser,
+        missingOnboarding,
         clientTimezone: cmd.clientTimezone ?? user.answers?.client_timezone ?? '',
       },
     ],

@@ -1,5 +1,5 @@
 import { onboardingAnswersSchema } from './answers.js';
-import { decideCreateUser, decideOnboarding, decideTurn, stateAfterTurn, type UserSnapshot } from './user.js';
+import { decideCreateUser, decideOnboarding, decideTurn, REQUIRED_ANSWERS, stateAfterTurn, type UserSnapshot } from './user.js';
 
 const answers = onboardingAnswersSchema.parse({
   preferred_name: 'Mina',
@@ -76,8 +76,12 @@ describe('user decisions', () => {
       events: [{ userState: 'ONBOARDING', activatesUser: true, clientTimezone: 'Asia/Seoul' }],
     });
     expect(decideTurn(user({ state: 'ONBOARDING', answers, hasPersona: false }), cmd)).toMatchObject({
-      events: [{ activatesUser: false }],
+      events: [{ activatesUser: false, missingOnboarding: ['persona'] }],
     });
+    expect(decideTurn(user({ state: 'ONBOARDING', answers: null, hasPersona: false }), cmd)).toMatchObject({
+      events: [{ activatesUser: false, missingOnboarding: [...REQUIRED_ANSWERS, 'persona'] }],
+    });
+    expect(decideTurn(user({ state: 'ONBOARDING', answers, hasPersona: true }), cmd)).toMatchObject({ events: [{ missingOnboarding: [] }] });
     expect(decideTurn(user({ state: 'ACTIVE', answers, hasPersona: true }), cmd)).toMatchObject({ events: [{ activatesUser: false }] });
     expect(decideTurn(user(), cmd)).toMatchObject({ events: [{ userState: 'CREATED', activatesUser: false }] });
     expect(stateAfterTurn('ONBOARDING', true)).toBe('ACTIVE');

@@ -7,11 +7,19 @@ import { OFFLINE_PROVIDER } from '../config.js';
 import type { OrchestratorDb } from '../db.js';
 import type { StableStyle } from '../personas/assign.js';
 import { seedFromId } from '../personas/assign.js';
-import { FINISH_ONBOARDING_TEXT, renderOfflineReply } from '../responder/offline.js';
+import { FINISH_ONBOARDING_TEXT, onboardingIncompleteText, renderOfflineReply } from '../responder/offline.js';
+
+/** The text of a user-state gate, or null when the turn gets a reply. */
+function gateText(userState: string, activatesUser: boolean, missing: readonly string[]): string | null {
+  if (userState === 'CREATED') return FINISH_ONBOARDING_TEXT;
+  if (userState === 'ONBOARDING' && !activatesUser) return onboardingIncompleteText(missing);
+  return null;
+}
 
 /**
- * TurnRouted → TurnCompleted (or ChatRefused for a CREATED user, §6.1.1; a
- * safety refusal is an ordinary reply that stays in the history). The reply and the
+ * TurnRouted → TurnCompleted, or ChatRefused for a user-state gate (a CREATED
+ * user, §6.1.1; an ONBOARDING message that could not activate, §4.1.2). A
+ * safety refusal is an ordinary reply that stays in the history. The reply and the
  * exchange that produced it are recorded in the event, so replay never asks
  * the responder again.
  */
@@ -31,8 +39,10 @@ export function createRespondReactor(deps: { bus: Bus; db: Kysely<OrchestratorDb
         correlationId: event.correlationId || routed.messageId,
       };
       const assistantMessageId = deriveId('orchestrator', 'assistant', routed.messageId);
-      if (routed.userState === 'CREATED') {
-        // §6.1.1: the only refusal kept out of the visible history.
+      const gate = gateText(routed.userState, routed.activatesUser, routed.missingOnboarding);
+      if (gate !== null) {
+        // §6.1.1 and §4.1.2 step 5: no friend reply, and the message stays out of
+        // the visible history; the only refusals that do.
         await appendDecided(bus, 'orchestrator', event.userId, () => [
           draft(
             Events.ChatRefused,
@@ -41,7 +51,7 @@ export function createRespondReactor(deps: { bus: Bus; db: Kysely<OrchestratorDb
               conversationId: routed.conversationId,
               routing,
               assistantMessageId,
-              text: FINISH_ONBOARDING_TEXT,
+              text: gate,
               reason: routing?.notes ?? '',
             },
             { ...meta, id: deriveId('orchestrator', 'reply', event.id), occurredAt: clock.now() },

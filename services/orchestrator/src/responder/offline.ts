@@ -17,6 +17,19 @@ export interface ReplyInput {
 export const FINISH_ONBOARDING_TEXT =
   "I'd love to chat! First, please complete onboarding (PUT /v1/me/onboarding) so I can get to know you.";
 
+/**
+ * §4.1.2 step 5: onboarding could not complete on this message; say what is
+ * missing. The persona is the usual one: it is assigned moments after the
+ * answers, so a retry shortly after succeeds.
+ */
+export function onboardingIncompleteText(missing: readonly string[]): string {
+  const answers = missing.filter((m) => m !== 'persona');
+  const parts: string[] = [];
+  if (answers.length > 0) parts.push(`your onboarding answers are missing ${answers.join(', ')} (PUT /v1/me/onboarding)`);
+  if (missing.includes('persona') || parts.length === 0) parts.push("I'm still getting ready to meet you; send your message again in a moment");
+  return `Almost there! Before we chat, ${parts.join(', and ')}.`;
+}
+
 const OPENERS: Record<string, string[]> = {
   ONBOARDING_CHAT: ['Hi {name}, so glad you are here.', 'Hey {name}! Nice to finally meet you.', 'Hello {name}, welcome.'],
   FRIEND_CHAT: ['I hear you, {name}.', 'Got it.', 'Oh, tell me more.', 'That makes sense.'],

@@ -1,4 +1,4 @@
-import { renderOfflineReply } from './offline.js';
+import { onboardingIncompleteText, REFUSAL_TEXT, renderOfflineReply } from './offline.js';
 
 const style = {
   msg_length_pref: 'short',
@@ -26,5 +26,27 @@ describe('offline template responder', () => {
     expect(none).not.toMatch(/\p{Extended_Pictographic}/u);
     const lots = renderOfflineReply({ pipeline: 'FRIEND_CHAT', userText: 'x', preferredName: 'A', style: { ...style, emoji_freq: 'frequent' }, seed: 7 });
     expect(lots).toMatch(/\p{Extended_Pictographic}/u);
+  });
+
+  it('answers a refusal with the refusal text for its safety policy, whatever the pipeline', () => {
+    for (const policy of ['HARD_REFUSE', 'SOFT_REFUSE'] as const) {
+      const text = renderOfflineReply({ pipeline: 'REFUSAL', userText: 'x', preferredName: 'A', style, seed: 3, safetyPolicy: policy });
+      expect(text).toBe(REFUSAL_TEXT[policy]);
+    }
+  });
+
+  it('answers self-harm intent with the crisis-safe text: by name, pointing to immediate human help', () => {
+    const text = renderOfflineReply({ pipeline: 'EMOTIONAL_SUPPORT', userText: 'x', preferredName: 'Mina', style, seed: 3, safetyPolicy: 'ALLOW', crisisSafe: true });
+    expect(text).toContain('Mina');
+    expect(text).toMatch(/emergency number/);
+    expect(text).toMatch(/crisis line/);
+  });
+
+  it('says what is missing when onboarding cannot complete (§4.1.2 step 5)', () => {
+    expect(onboardingIncompleteText(['persona'])).toMatch(/getting ready to meet you; send your message again/);
+    const answers = onboardingIncompleteText(['age_band', 'persona']);
+    expect(answers).toContain('missing age_band (PUT /v1/me/onboarding)');
+    expect(answers).toMatch(/getting ready/);
+    expect(onboardingIncompleteText(['age_band'])).not.toMatch(/getting ready/);
   });
 });

@@ -17,6 +17,8 @@ export function createRouteTurnReactor(bus: Bus): Reactor {
         text: turn.text,
         source: turn.source === 'retention' ? 'retention' : 'chat',
         ageBand: turn.ageBand,
+        activatesUser: turn.activatesUser,
+        missingOnboarding: turn.missingOnboarding,
       });
       await appendDecided(bus, 'router', event.userId, () => [
         draft(
@@ -50,6 +52,8 @@ export function createRouteTurnReactor(bus: Bus): Reactor {
               .filter(([, on]) => on)
               .map(([name]) => name),
             ageBand: turn.ageBand,
+            activatesUser: turn.activatesUser,
+            missingOnboarding: turn.missingOnboarding,
           },
           {
             id: deriveId('router', event.id, 0),

@@ -11,6 +11,10 @@ export interface TurnPacket {
   source: 'chat' | 'retention';
   /** From onboarding; "" or an unknown value means unknown (§6.2.1). */
   ageBand: string;
+  /** This message moves an ONBOARDING user to ACTIVE (§4.1.2). */
+  activatesUser: boolean;
+  /** For an ONBOARDING user it could not activate: what is missing (§4.1.2 step 5). */
+  missingOnboarding: readonly string[];
 }
 
 /** Tables the rules read; tests may pass their own. */
@@ -33,7 +37,7 @@ interface Route {
   safety: SafetyPolicy;
   notes: string;
   override?: SafetyOverride;
-  /** The CREATED gate: no relationship update (§6.1.1). */
+  /** A user-state gate (§6.1.1, §4.1.2 step 5): no chat, no writes, no relationship update. */
   gated?: boolean;
 }
 
@@ -48,7 +52,7 @@ function decide(route: Route, pre: Preprocessed, intent: IntentFlags): Decision 
     memory_read_policy: memoryRead,
     vector_search_policy: policies.vector_search_policy,
     // §6.2: a refusal writes no memory, soft or hard.
-    memory_write_policy: route.safety === 'ALLOW' ? policies.memory_write_policy : 'NONE',
+    memory_write_policy: route.safety === 'ALLOW' && route.gated !== true ? policies.memory_write_policy : 'NONE',
     // §2.2, §6.1.1, §6.2: OFF only for hard refusals.
     relationship_update_policy: hardRefusal ? 'OFF' : 'ON',
     retrieval_query_text: policies.vector_search_policy === 'ON_DEMAND' ? pre.userTextNorm.slice(0, ROUTER.retrievalQueryMaxChars) : '',
@@ -108,6 +112,13 @@ export function routeTurn(packet: TurnPacket, options: RouteOptions = {}): Route
       // §6.1.1: no chat before onboarding; nothing written, no relationship update.
       return done({ pipeline: 'REFUSAL', safety: 'ALLOW', notes: 'user_state=CREATED: onboarding not completed', gated: true });
     case 'ONBOARDING':
+      if (!packet.activatesUser) {
+        // §4.1.2 step 5: the re-check failed, so no friend response; say what is missing.
+        const missing = packet.missingOnboarding.length > 0 ? packet.missingOnboarding : ['onboarding'];
+        flags.push(...missing.map((m) => `onboarding_incomplete:${m}`));
+        return done({ pipeline: 'ONBOARDING_CHAT', safety: 'ALLOW', notes: `onboarding incomplete: missing ${missing.join(', ')}`, gated: true });
+      }
+      break;
     case 'ACTIVE':
       break;
     default: {

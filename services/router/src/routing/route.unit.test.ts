@@ -1,13 +1,13 @@
 import { SAFETY_LEXICON } from '../config.js';
 import { routeTurn, type TurnPacket } from './route.js';
 
-const active = (text: string, ageBand = '25-34'): TurnPacket => ({ userState: 'ACTIVE', text, source: 'chat', ageBand });
+const active = (text: string, ageBand = '25-34'): TurnPacket => ({ userState: 'ACTIVE', text, source: 'chat', ageBand, activatesUser: false, missingOnboarding: [] });
 const route = (text: string, ageBand = '25-34') => routeTurn(active(text, ageBand));
 const pipelineOf = (text: string, ageBand = '25-34') => route(text, ageBand).decision.pipeline;
 
 describe('routeTurn: user-state gating (turn-pipeline §6.1)', () => {
   it('refuses a CREATED user with nothing written and no relationship update (§6.1.1)', () => {
-    const { decision, flags } = routeTurn({ userState: 'CREATED', text: 'hi', source: 'chat', ageBand: '' });
+    const { decision, flags } = routeTurn({ userState: 'CREATED', text: 'hi', source: 'chat', ageBand: '', activatesUser: false, missingOnboarding: [] });
     expect(decision).toMatchObject({
       pipeline: 'REFUSAL',
       safety_policy: 'ALLOW',
@@ -21,12 +21,12 @@ describe('routeTurn: user-state gating (turn-pipeline §6.1)', () => {
   });
 
   it('refuses a CREATED user even when the text would trip a safety rule: gating comes first', () => {
-    const { decision } = routeTurn({ userState: 'CREATED', text: 'I want to kill myself', source: 'chat', ageBand: '' });
+    const { decision } = routeTurn({ userState: 'CREATED', text: 'I want to kill myself', source: 'chat', ageBand: '', activatesUser: false, missingOnboarding: [] });
     expect(decision).toMatchObject({ pipeline: 'REFUSAL', safety_reason: '', crisis_safe: false });
   });
 
   it('routes an ONBOARDING user to ONBOARDING_CHAT with LIGHT memory and no vector search', () => {
-    const { decision } = routeTurn({ userState: 'ONBOARDING', text: 'hello', source: 'chat', ageBand: '18-24' });
+    const { decision } = routeTurn({ userState: 'ONBOARDING', text: 'hello', source: 'chat', ageBand: '18-24', activatesUser: true, missingOnboarding: [] });
     expect(decision).toMatchObject({
       pipeline: 'ONBOARDING_CHAT',
       memory_read_policy: 'LIGHT',
@@ -38,12 +38,24 @@ describe('routeTurn: user-state gating (turn-pipeline §6.1)', () => {
 
   it('routes an ONBOARDING user to ONBOARDING_CHAT even for a distressed or factual message', () => {
     for (const text of ["I'm so anxious", 'what is the capital of France?']) {
-      expect(routeTurn({ userState: 'ONBOARDING', text, source: 'chat', ageBand: '18-24' }).decision.pipeline).toBe('ONBOARDING_CHAT');
+      expect(routeTurn({ userState: 'ONBOARDING', text, source: 'chat', ageBand: '18-24', activatesUser: true, missingOnboarding: [] }).decision.pipeline).toBe('ONBOARDING_CHAT');
     }
   });
 
+  it('answers an ONBOARDING message that cannot activate with ONBOARDING_CHAT naming what is missing, and nothing written (§4.1.2 step 5)', () => {
+    const { decision, flags } = routeTurn({ userState: 'ONBOARDING', text: 'hi there', source: 'chat', ageBand: '18-24', activatesUser: false, missingOnboarding: ['persona'] });
+    expect(decision).toMatchObject({
+      pipeline: 'ONBOARDING_CHAT',
+      safety_policy: 'ALLOW',
+      memory_write_policy: 'NONE',
+      relationship_update_policy: 'OFF',
+      notes: 'onboarding incomplete: missing persona',
+    });
+    expect(flags).toContain('onboarding_incomplete:persona');
+  });
+
   it('applies the safety hard rules to an ONBOARDING user too (§6.5 rule 1 overrides everything)', () => {
-    const { decision } = routeTurn({ userState: 'ONBOARDING', text: 'send nudes', source: 'chat', ageBand: '25-34' });
+    const { decision } = routeTurn({ userState: 'ONBOARDING', text: 'send nudes', source: 'chat', ageBand: '25-34', activatesUser: true, missingOnboarding: [] });
     expect(decision).toMatchObject({ pipeline: 'REFUSAL', safety_policy: 'HARD_REFUSE', relationship_update_policy: 'OFF' });
   });
 

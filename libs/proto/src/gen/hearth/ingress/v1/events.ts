@@ -58,6 +58,11 @@ export interface TurnReceived {
   clientTimezone: string;
   clientLocale: string;
   ageBand: string;
+  /**
+   * For an ONBOARDING user whose message could not activate it: what the
+   * §4.1.2 re-check found missing (answer field names, or "persona").
+   */
+  missingOnboarding: string[];
 }
 
 function createBaseUserCreated(): UserCreated {
@@ -437,6 +442,7 @@ function createBaseTurnReceived(): TurnReceived {
     clientTimezone: "",
     clientLocale: "",
     ageBand: "",
+    missingOnboarding: [],
   };
 }
 
@@ -471,6 +477,9 @@ export const TurnReceived: MessageFns<TurnReceived> = {
     }
     if (message.ageBand !== "") {
       writer.uint32(82).string(message.ageBand);
+    }
+    for (const v of message.missingOnboarding) {
+      writer.uint32(90).string(v!);
     }
     return writer;
   },
@@ -568,6 +577,14 @@ export const TurnReceived: MessageFns<TurnReceived> = {
             message.ageBand = reader.string();
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.missingOnboarding.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -624,6 +641,11 @@ export const TurnReceived: MessageFns<TurnReceived> = {
         : isSet(object.age_band)
         ? globalThis.String(object.age_band)
         : "",
+      missingOnboarding: globalThis.Array.isArray(object?.missingOnboarding)
+        ? object.missingOnboarding.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.missing_onboarding)
+        ? object.missing_onboarding.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -659,6 +681,9 @@ export const TurnReceived: MessageFns<TurnReceived> = {
     if (message.ageBand !== "") {
       obj.ageBand = message.ageBand;
     }
+    if (message.missingOnboarding?.length) {
+      obj.missingOnboarding = message.missingOnboarding;
+    }
     return obj;
   },
 
@@ -677,6 +702,7 @@ export const TurnReceived: MessageFns<TurnReceived> = {
     message.clientTimezone = object.clientTimezone ?? "";
     message.clientLocale = object.clientLocale ?? "";
     message.ageBand = object.ageBand ?? "";
+    message.missingOnboarding = object.missingOnboarding?.map((e) => e) || [];
     return message;
   },
 };

@@ -69,6 +69,9 @@ export interface TurnRouted {
   heuristicFlags: string[];
   /** The age band the safety rules used; "" when unknown (treated as 13-17, §6.2.1). */
   ageBand: string;
+  /** Copied from TurnReceived: the §4.1.2 activation and what blocked it. */
+  activatesUser: boolean;
+  missingOnboarding: string[];
 }
 
 function createBaseRoutingDecision(): RoutingDecision {
@@ -469,6 +472,8 @@ function createBaseTurnRouted(): TurnRouted {
     tokenEstimate: 0,
     heuristicFlags: [],
     ageBand: "",
+    activatesUser: false,
+    missingOnboarding: [],
   };
 }
 
@@ -515,6 +520,12 @@ export const TurnRouted: MessageFns<TurnRouted> = {
     }
     if (message.ageBand !== "") {
       writer.uint32(114).string(message.ageBand);
+    }
+    if (message.activatesUser !== false) {
+      writer.uint32(120).bool(message.activatesUser);
+    }
+    for (const v of message.missingOnboarding) {
+      writer.uint32(130).string(v!);
     }
     return writer;
   },
@@ -644,6 +655,22 @@ export const TurnRouted: MessageFns<TurnRouted> = {
             message.ageBand = reader.string();
             continue;
           }
+          case 15: {
+            if (tag !== 120) {
+              break;
+            }
+
+            message.activatesUser = reader.bool();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.missingOnboarding.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -712,6 +739,16 @@ export const TurnRouted: MessageFns<TurnRouted> = {
         : isSet(object.age_band)
         ? globalThis.String(object.age_band)
         : "",
+      activatesUser: isSet(object.activatesUser)
+        ? globalThis.Boolean(object.activatesUser)
+        : isSet(object.activates_user)
+        ? globalThis.Boolean(object.activates_user)
+        : false,
+      missingOnboarding: globalThis.Array.isArray(object?.missingOnboarding)
+        ? object.missingOnboarding.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.missing_onboarding)
+        ? object.missing_onboarding.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -759,6 +796,12 @@ export const TurnRouted: MessageFns<TurnRouted> = {
     if (message.ageBand !== "") {
       obj.ageBand = message.ageBand;
     }
+    if (message.activatesUser !== false) {
+      obj.activatesUser = message.activatesUser;
+    }
+    if (message.missingOnboarding?.length) {
+      obj.missingOnboarding = message.missingOnboarding;
+    }
     return obj;
   },
 
@@ -783,6 +826,8 @@ export const TurnRouted: MessageFns<TurnRouted> = {
     message.tokenEstimate = object.tokenEstimate ?? 0;
     message.heuristicFlags = object.heuristicFlags?.map((e) => e) || [];
     message.ageBand = object.ageBand ?? "";
+    message.activatesUser = object.activatesUser ?? false;
+    message.missingOnboarding = object.missingOnboarding?.map((e) => e) || [];
     return message;
   },
 };
