@@ -20,6 +20,7 @@ import { ALL_SERVICES } from '../../services/registry.js';
 import { ApiCallError, ApiClient, type BenchUser } from './lib/api-client.js';
 import { QueryCounter, streamDelta, waitForQuiet, type QueryCounts, type StreamSnapshot } from './lib/probes.js';
 import { turnPhases, wallNowMs, type PhaseBreakdown, type TurnTiming } from './lib/phases.js';
+import { intArg, isLoopback, log, withTimeout } from './lib/cli.js';
 import { createProgress } from './lib/progress.js';
 import { measureDatabase, measureJetStream, type DatabaseCosts } from './lib/raw-costs.js';
 import { criticalPathFloorMs, interpretation, perTurnMeasured, renderReport, type BenchResult } from './lib/report.js';
@@ -28,8 +29,6 @@ import { TURN_COST_FROM_CODE } from './lib/turn-cost.js';
 
 /** Sizes of the raw series (the brief of this benchmark). */
 const RAW = { messages: 2_000, lookups: 1_000, subjects: 500, selects: 1_000, inserts: 1_000 } as const;
-/** Longest a cleanup step may take before the benchmark gives up on it and exits. */
-const CLEANUP_TIMEOUT_MS = 30_000;
 
 interface Options {
   concurrency: number;
@@ -41,14 +40,6 @@ interface Options {
   cpuProf?: string;
 }
 
-function intArg(min: number): (value: string) => number {
-  return (value) => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`expected an integer ≥ ${min}`);
-    return n;
-  };
-}
-
 function loopbackUrl(value: string): string {
   let u: URL;
   try {
@@ -58,10 +49,6 @@ function loopbackUrl(value: string): string {
   }
   if (!isLoopback(u.hostname)) throw new InvalidArgumentError('the benchmark only talks to 127.0.0.1 (or localhost)');
   return u.origin;
-}
-
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '[::1]' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 function hostsOf(urls: string): string[] {
@@ -97,10 +84,6 @@ process.on('SIGINT', () => {
   interrupted = true;
   log('interrupted: finishing the turns in flight, then cleaning up (Ctrl-C again to exit now)');
 });
-
-function log(msg: string): void {
-  process.stderr.write(`[bench] ${msg}\n`);
-}
 
 interface TurnRun {
   done: number;
@@ -169,18 +152,6 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) 
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
   return out;
-}
-
-async function withTimeout(what: string, work: Promise<unknown>): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${CLEANUP_TIMEOUT_MS} ms`)), CLEANUP_TIMEOUT_MS)));
-  try {
-    await Promise.race([work, timeout]);
-  } catch (err) {
-    log(`cleanup: ${what} failed: ${err instanceof Error ? err.message : String(err)}`);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** Deletes the namespace's streams (`<NS>_*`) and its clock's KV bucket stream. */

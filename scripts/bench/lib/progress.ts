@@ -1,6 +1,6 @@
 import cliProgress from 'cli-progress';
 
-/** Progress of the measured turns, on stderr. */
+/** Progress of the measured work (turns, assignments), on stderr. */
 export interface Progress {
   tick(errors: number): void;
   stop(): void;
@@ -10,7 +10,7 @@ export interface Progress {
  * A cli-progress bar when stderr is a terminal; otherwise one line at each
  * tenth of the way, so logs of CI runs stay short.
  */
-export function createProgress(total: number, label: string): Progress {
+export function createProgress(total: number, label: string, unit = 'turns'): Progress {
   const started = performance.now();
   const rate = (done: number): string => ((done * 1000) / Math.max(1, performance.now() - started)).toFixed(1);
   let done = 0;
@@ -18,7 +18,7 @@ export function createProgress(total: number, label: string): Progress {
     const bar = new cliProgress.SingleBar(
       {
         stream: process.stderr,
-        format: `${label} {bar} {percentage}% | {value}/{total} | {rate} turns/s | errors {errors} | eta {eta_formatted}`,
+        format: `${label} {bar} {percentage}% | {value}/{total} | {rate} ${unit}/s | errors {errors} | eta {eta_formatted}`,
         hideCursor: true,
         clearOnComplete: false,
       },
@@ -38,7 +38,7 @@ export function createProgress(total: number, label: string): Progress {
     tick(errors) {
       done++;
       while (nextTenth <= 10 && done * 10 >= total * nextTenth) {
-        process.stderr.write(`[bench] ${label} ${done}/${total} (${nextTenth * 10}%), ${rate(done)} turns/s, errors ${errors}\n`);
+        process.stderr.write(`[bench] ${label} ${done}/${total} (${nextTenth * 10}%), ${rate(done)} ${unit}/s, errors ${errors}\n`);
         nextTenth++;
       }
     },

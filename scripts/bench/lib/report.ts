@@ -197,20 +197,23 @@ function dbName(kind: BenchResult['target']['databaseKind']): string {
   return kind === 'pglite' ? 'PGlite' : 'Postgres';
 }
 
-function rawRow(name: string, f: RateFigure, unit: string, reference: string): string[] {
-  return [name, `${fmtK(f.perSec)} ${unit}`, `${fmt(f.us.p50, 0)} µs`, `${fmt(f.us.p99, 0)} µs`, reference];
+/** One raw-cost row: name, rate, p50, p99, and the TOOLCHAIN.md reference when given. */
+export function rawRow(name: string, f: RateFigure, unit: string, reference?: string): string[] {
+  const row = [name, `${fmtK(f.perSec)} ${unit}`, `${fmt(f.us.p50, 0)} µs`, `${fmt(f.us.p99, 0)} µs`];
+  return reference === undefined ? row : [...row, reference];
 }
 
 /** Pads columns: the first left-aligned, the others right-aligned; a rule under the header. */
-function table(rows: string[][]): string[] {
+export function table(rows: string[][]): string[] {
   const widths: number[] = [];
   for (const row of rows) row.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
-  const line = (row: string[]): string => row.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const line = (row: string[]): string => row.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
   const [head, ...body] = rows;
   return [line(head!), widths.map((w) => '─'.repeat(w)).join('  '), ...body.map(line)];
 }
 
-function sideBySide(a: string[], b: string[]): string[] {
+/** Two tables next to each other, split by a vertical rule. */
+export function sideBySide(a: string[], b: string[]): string[] {
   const width = Math.max(...a.map((l) => l.length));
   return Array.from({ length: Math.max(a.length, b.length) }, (_, i) => `${(a[i] ?? '').padEnd(width)}  │  ${b[i] ?? ''}`.trimEnd());
 }
