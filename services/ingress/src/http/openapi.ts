@@ -1,6 +1,6 @@
 import { SERVICE_NAMES } from '@hearth/bus';
 import { INGRESS } from '../config.js';
-import { AGE_BANDS, OCCUPATIONS } from '../users/answers.js';
+import { AGE_BANDS, OCCUPATIONS, REQUIRED_ANSWERS } from '../users/answers.js';
 import { TOPIC_IDS } from '@hearth/text';
 import type { UserState } from '../users/user.js';
 
@@ -138,15 +138,7 @@ const schemas: Record<string, JsonSchema> = {
     type: 'object',
     description: 'The seven required onboarding answers (turn-pipeline §4.1.1). Unknown fields are 422.',
     additionalProperties: false,
-    required: [
-      'preferred_name',
-      'age_band',
-      'country_or_region',
-      'occupation_category',
-      'client_timezone',
-      'proactive_messages_enabled',
-      'suppressed_topics',
-    ],
+    required: [...REQUIRED_ANSWERS],
     properties: {
       preferred_name: {
         type: 'string',
@@ -175,15 +167,7 @@ const schemas: Record<string, JsonSchema> = {
   OnboardingAnswers: {
     type: 'object',
     description: 'The answers as stored (normalised).',
-    required: [
-      'preferred_name',
-      'age_band',
-      'country_or_region',
-      'occupation_category',
-      'client_timezone',
-      'proactive_messages_enabled',
-      'suppressed_topics',
-    ],
+    required: [...REQUIRED_ANSWERS],
     properties: {
       preferred_name: { type: 'string' },
       age_band: { type: 'string', enum: [...AGE_BANDS] },

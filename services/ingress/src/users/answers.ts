@@ -50,4 +50,7 @@ export const onboardingAnswersSchema = z.strictObject({
 export type OnboardingAnswersInput = z.input<typeof onboardingAnswersSchema>;
 export type OnboardingAnswersValue = z.output<typeof onboardingAnswersSchema>;
 
+/** The names of the required answers, in the order of §4.1.1. */
+export const REQUIRED_ANSWERS = Object.freeze(Object.keys(onboardingAnswersSchema.shape) as (keyof OnboardingAnswersValue)[]);
+
 export const optionalTimezone = ianaTimezone.optional();

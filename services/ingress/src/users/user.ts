@@ -1,4 +1,4 @@
-import type { OnboardingAnswersValue } from './answers.js';
+import { REQUIRED_ANSWERS, type OnboardingAnswersValue } from './answers.js';
 
 export type UserState = 'CREATED' | 'ONBOARDING' | 'ACTIVE';
 
@@ -59,17 +59,6 @@ export interface TurnDecision {
   missingOnboarding: string[];
   clientTimezone: string;
 }
-
-/** The required answers of turn-pipeline §4.1.1, in order. */
-export const REQUIRED_ANSWERS = [
-  'preferred_name',
-  'age_band',
-  'country_or_region',
-  'occupation_category',
-  'client_timezone',
-  'proactive_messages_enabled',
-  'suppressed_topics',
-] as const;
 
 /** §4.1.2 steps 2–3: the required answers and the persona assignment. */
 export function missingForActivation(user: UserSnapshot): string[] {

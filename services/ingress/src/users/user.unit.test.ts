@@ -1,5 +1,5 @@
-import { onboardingAnswersSchema } from './answers.js';
-import { decideCreateUser, decideOnboarding, decideTurn, REQUIRED_ANSWERS, stateAfterTurn, type UserSnapshot } from './user.js';
+import { onboardingAnswersSchema, REQUIRED_ANSWERS } from './answers.js';
+import { decideCreateUser, decideOnboarding, decideTurn, stateAfterTurn, type UserSnapshot } from './user.js';
 
 const answers = onboardingAnswersSchema.parse({
   preferred_name: 'Mina',
@@ -85,5 +85,19 @@ describe('user decisions', () => {
     expect(decideTurn(user({ state: 'ACTIVE', answers, hasPersona: true }), cmd)).toMatchObject({ events: [{ activatesUser: false }] });
     expect(decideTurn(user(), cmd)).toMatchObject({ events: [{ userState: 'CREATED', activatesUser: false }] });
     expect(stateAfterTurn('ONBOARDING', true)).toBe('ACTIVE');
+  });
+});
+
+describe('required onboarding answers (turn-pipeline §4.1.1)', () => {
+  it('are exactly the seven of the canonical mirror, in order', () => {
+    expect(REQUIRED_ANSWERS).toEqual([
+      'preferred_name',
+      'age_band',
+      'country_or_region',
+      'occupation_category',
+      'client_timezone',
+      'proactive_messages_enabled',
+      'suppressed_topics',
+    ]);
   });
 });
