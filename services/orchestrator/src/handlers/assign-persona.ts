@@ -7,7 +7,7 @@ import { waitForPosition, type Reactor } from '@hearth/store';
 import { sql, type Kysely } from 'kysely';
 import { PERSONA } from '../config.js';
 import type { OrchestratorDb } from '../db.js';
-import { comboKey, type CapWindow } from '../personas/cap.js';
+import { comboKey, windowStart, type CapWindow } from '../personas/cap.js';
 import { PERSONA_LIBRARY } from '../personas/library.js';
 import { samplePersona } from '../personas/sampling.js';
 import { personasProjection } from '../projections/personas.js';
@@ -25,16 +25,15 @@ export interface AssignPersonaDeps {
   randomSeed?: () => number;
 }
 
-/** N_prev and k_prev of every combo: all logged assignments since now − 24 h (§3.4.1). */
+/**
+ * N_prev and k_prev of every combo (§3.4.1): windowOf's window, counted by
+ * Postgres. No upper bound, for the reason windowOf gives.
+ */
 export async function capWindow(db: Kysely<OrchestratorDb>, now: Date): Promise<CapWindow> {
-  const since = new Date(now.getTime() - PERSONA.antiCloning.windowMs);
-  // No upper bound: the candidate is not in the log yet, and an assignment
-  // stamped in the same millisecond (or by a replica whose clock runs ahead)
-  // must still count, or concurrent onboardings would not see each other.
   const rows = await db
     .selectFrom('personas')
     .select(['core_archetype', 'humor_mode', 'friend_energy', sql<string>`count(*)`.as('n')])
-    .where('assigned_at', '>=', since)
+    .where('assigned_at', '>=', windowStart(now))
     .groupBy(['core_archetype', 'humor_mode', 'friend_energy'])
     .execute();
   const counts = new Map<string, number>();

@@ -55,6 +55,15 @@ export function maxAllowed(n: number): number {
 }
 
 /**
+ * The earliest `assignedAt` that counts in the window of a candidate assigned at
+ * `now` (§3.4.1); every logged assignment from then on counts (see windowOf).
+ * @param windowMs @default PERSONA.antiCloning.windowMs (24 h)
+ */
+export function windowStart(now: Date, windowMs: number = PERSONA.antiCloning.windowMs): Date {
+  return new Date(now.getTime() - windowMs);
+}
+
+/**
  * The window of §3.4.1 for a candidate assigned at `now`, given the log of
  * assignments made before it: those with `assignedAt >= now - windowMs`.
  * The spec's `< now` excludes the candidate, which is not in the log yet; an
@@ -64,7 +73,7 @@ export function maxAllowed(n: number): number {
  * @param windowMs @default PERSONA.antiCloning.windowMs (24 h)
  */
 export function windowOf(assignments: readonly CapAssignment[], now: Date, windowMs: number = PERSONA.antiCloning.windowMs): CapWindow {
-  const start = now.getTime() - windowMs;
+  const start = windowStart(now, windowMs).getTime();
   const counts = new Map<string, number>();
   let total = 0;
   for (const a of assignments) {
