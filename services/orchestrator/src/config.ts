@@ -41,3 +41,83 @@ export const PERSONA = {
 
 /** The offline provider's name and model, recorded in every LlmExchange. */
 export const OFFLINE_PROVIDER = { provider: 'offline-template', model: 'template-v0' } as const;
+
+/** Relationship stages in promotion order (turn-pipeline §2.5). */
+export const STAGES = ['STRANGER', 'ACQUAINTANCE', 'FRIEND', 'CLOSE_FRIEND'] as const;
+export type Stage = (typeof STAGES)[number];
+
+/** turn-pipeline §11 and §15: the relationship numbers, exactly. */
+export const RELATIONSHIP = {
+  /** §11.1: a new session starts when the last user message is more than 4 h old. */
+  sessionGapMs: 4 * 60 * 60 * 1000,
+  /** §11.2: a meaningful response has at least this many tokens. */
+  meaningfulMinTokens: 10,
+  /** §11.2: a reply shorter than this many tokens is disengaged. */
+  disengagedMaxTokensExclusive: 4,
+  /** §11.2: replies that are disengaged when they are exactly one of these. */
+  disengagedExact: ['k', 'ok', 'idk', 'lol', 'sure'],
+  /** §11.2, §11.3: the negative evidence fires from the 3rd disengaged reply in a session. */
+  disengagedRepeat: 3,
+  /** §11.2: emotional disclosure at abs(valence) ≥ 0.6. */
+  disclosureMinAbsValence: 0.6,
+  /** §11.3: the exact deltas. */
+  delta: {
+    preferenceOne: 1,
+    preferenceTwoOrMore: 2,
+    meaningfulResponse: 1,
+    emotionalDisclosure: 4,
+    pastReference: 4,
+    disengaged: -2,
+  },
+  /** §11.3: per-message delta clamp. */
+  deltaClamp: { min: -2, max: 5 },
+  /** §11.3: rapport clamp. */
+  rapportClamp: { min: 0, max: 100 },
+  /** §11.4: −1 rapport per 7 days of inactivity. */
+  decay: { points: 1, everyMs: 7 * 24 * 60 * 60 * 1000 },
+  /** §11.4: decay never takes rapport below the stage's floor. */
+  stageFloor: { STRANGER: 0, ACQUAINTANCE: 15, FRIEND: 40, CLOSE_FRIEND: 75 } satisfies Record<Stage, number>,
+  /** §11.5, §15: rapport needed to enter each stage above STRANGER. */
+  promotionThreshold: { ACQUAINTANCE: 15, FRIEND: 40, CLOSE_FRIEND: 75 },
+  /** §11.5: sessions needed for any promotion. */
+  promotionMinSessions: 3,
+  /** §11.5, §15: promotion cooldown. */
+  promotionCooldownMs: 7 * 24 * 60 * 60 * 1000,
+} as const;
+
+/** turn-pipeline §10: the quality gates' numbers. */
+export const GATES = {
+  /** §10.4: emoji_count bands by StableStyleParams.emoji_freq, inclusive. */
+  emojiBand: { none: [0, 0], light: [0, 2], frequent: [1, 6] } as Record<string, readonly [number, number]>,
+  /** §10.5: sentence bands by msg_length_pref; avg words inclusive bounds (null = open). */
+  sentenceBand: {
+    short: { sentences: [1, 3], avgWords: [null, 14] },
+    medium: { sentences: [2, 5], avgWords: [10, 22] },
+    long: { sentences: [3, 8], avgWords: [15, null] },
+  } as Record<string, { sentences: readonly [number, number]; avgWords: readonly [number | null, number | null] }>,
+  /** §10.2: opener length in tokens. */
+  openerTokens: 12,
+  /** §10.2, §10.3: how many earlier assistant messages are compared. */
+  recentAssistantMessages: 20,
+  /** §10.3: 3-gram Jaccard; repetitive at or above 0.70 (compared as 100·|∩| ≥ 70·|∪|). */
+  jaccard: { n: 3, thresholdPercent: 70 },
+  /** §10.1: distinct surfaced memories allowed per message. */
+  personalFacts: { chat: 2, retention: 1 },
+  /** §10: at most one rewrite pass, then the fallback. */
+  rewritePasses: 1,
+} as const;
+
+/** turn-pipeline §14.6: sensitive TopicIDs, never surfaced uninvited. */
+export const SENSITIVE_TOPICS = [
+  'SEXUAL_CONTENT',
+  'SELF_HARM',
+  'MENTAL_HEALTH',
+  'MEDICAL_HEALTH',
+  'PERSONAL_FINANCE',
+  'HATE_HARASSMENT',
+  'ILLEGAL_ACTIVITY',
+  'VIOLENCE',
+] as const;
+
+/** turn-pipeline §2.8: an assistant mention is unsolicited unless the topic was user-initiated in this or the previous 2 user messages. */
+export const UNSOLICITED_LOOKBACK_USER_MESSAGES = 2;
