@@ -10,6 +10,7 @@ export const Events = {
   PersonaAssigned: eventType('hearth.orchestrator.v1.PersonaAssigned', orchestrator.PersonaAssigned),
   TurnCompleted: eventType('hearth.orchestrator.v1.TurnCompleted', orchestrator.TurnCompleted),
   ChatRefused: eventType('hearth.orchestrator.v1.ChatRefused', orchestrator.ChatRefused),
+  RelationshipUpdated: eventType('hearth.orchestrator.v1.RelationshipUpdated', orchestrator.RelationshipUpdated),
 } as const;
 
 export type UserCreated = ingress.UserCreated;
@@ -24,6 +25,10 @@ export type StableStyleParams = orchestrator.StableStyleParams;
 export type TurnCompleted = orchestrator.TurnCompleted;
 export type ChatRefused = orchestrator.ChatRefused;
 export type LlmExchange = orchestrator.LlmExchange;
+export type RelationshipUpdated = orchestrator.RelationshipUpdated;
+export type RelationshipState = orchestrator.RelationshipState;
+export type ResponsePlan = orchestrator.ResponsePlan;
+export type GateVerdict = orchestrator.GateVerdict;
 
 export { deriveId } from './ids.js';
 export { styleParamsToJson, styleParamsFromJson } from './style.js';

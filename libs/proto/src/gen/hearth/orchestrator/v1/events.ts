@@ -6,6 +6,7 @@
 
 /* eslint-disable */
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { Timestamp } from "../../../google/protobuf/timestamp.js";
 import { RoutingDecision } from "../../router/v1/events.js";
 
 export const protobufPackage = "hearth.orchestrator.v1";
@@ -53,8 +54,126 @@ export interface LlmExchange {
   provider: string;
   model: string;
   seed: number;
+  /** The prompt as one text (the chat messages joined, role-prefixed). */
   prompt: string;
   output: string;
+  /** What the call was for: reply | rewrite | fallback (turn-pipeline §10). */
+  purpose: string;
+  /** 1-based try within one call; 2 is the JSON repair attempt. */
+  attempt: number;
+  messages: ChatMessage[];
+  /** "" when the call succeeded, else the error code and message. */
+  error: string;
+  latencyMs: number;
+}
+
+/** ChatMessage: one message of an LLM prompt. */
+export interface ChatMessage {
+  role: string;
+  content: string;
+}
+
+/**
+ * PersonaConstraints: the PersonaConstraintEngine's hard limits for one turn
+ * (turn-pipeline §8.2).
+ */
+export interface PersonaConstraints {
+  /** §10.4 emoji band, from StableStyleParams.emoji_freq. */
+  emojiFreq: string;
+  emojiMin: number;
+  emojiMax: number;
+  /** §10.5 sentence band, from msg_length_pref; 0 avg bound = open. */
+  msgLengthPref: string;
+  sentencesMin: number;
+  sentencesMax: number;
+  avgWordsMin: number;
+  avgWordsMax: number;
+  /** clean | slang | internet_shorthand */
+  lexiconBias: string;
+  allowedQuirks: string[];
+  /** 0 or 1. */
+  maxFollowupQuestions: number;
+  /** The stage whose intimacy cap applies, and what it allows. */
+  intimacyStage: string;
+  warmAllowed: boolean;
+  intimateAllowed: boolean;
+  /** TopicIDs not to mention unsolicited (suppressed ∪ taboo_soft_bounds, minus user-initiated). */
+  tabooTopics: string[];
+  /** supportive | playful | calm | blunt: the tones this persona may take. */
+  allowedTones: string[];
+}
+
+/** ResponsePlan: turn-pipeline §8.1. */
+export interface ResponsePlan {
+  /** brief | none */
+  ackStyle: string;
+  /** What the reply says, in order: one item per sentence or short paragraph. */
+  answerOutline: string[];
+  /** "" when the reply asks nothing. */
+  followupQuestion: string;
+  /** supportive | playful | calm | blunt */
+  emotionalTone: string;
+  /** TopicIDs to avoid unless user-initiated. */
+  tabooGuard: string[];
+  constraints:
+    | PersonaConstraints
+    | undefined;
+  /** TopicIDs the user initiated this turn (§2.8), and in this or the previous 2 user messages. */
+  userInitiatedTopics: string[];
+  recentInitiatedTopics: string[];
+  /** Suppressed topics the user raised: answer only, no follow-up that reopens them. */
+  respondOnlyTopics: string[];
+  /** The memories the reply may use (at most the §10.1 limit), and whether recall was asked. */
+  memoryIds: string[];
+  recallAsked: boolean;
+}
+
+/** GateVerdict: one §10 quality gate on one candidate reply. */
+export interface GateVerdict {
+  gate: string;
+  pass: boolean;
+  detail: string;
+  /** 0 the draft, 1 the rewrite, 2 the fallback. */
+  passNumber: number;
+  measured: { [key: string]: string };
+}
+
+export interface GateVerdict_MeasuredEntry {
+  key: string;
+  value: string;
+}
+
+/** EmotionReading: the turn's emotion analysis (turn-pipeline §7.1 step 4, §11.2). */
+export interface EmotionReading {
+  valence: number;
+  intensity: number;
+  tags: string[];
+}
+
+/** RetrievedMemory: a memory the orchestrator loaded for the turn (§7.1 steps 2–3). */
+export interface RetrievedMemory {
+  memoryId: string;
+  type: string;
+  memoryKey: string;
+  memoryValue: string;
+  confidence: number;
+  topicIds: string[];
+  /** structured | vector */
+  via: string;
+}
+
+/** Retrieval: what the turn asked the memory service and got. */
+export interface Retrieval {
+  /** NONE | LIGHT | FULL, from the routing decision. */
+  memoryReadPolicy: string;
+  /** ok | unavailable | skipped */
+  status: string;
+  memories: RetrievedMemory[];
+  /** §7.1 step 3: whether vector search ran, and which triggers fired. */
+  vectorSearched: boolean;
+  vectorTriggers: string[];
+  queryText: string;
+  error: string;
 }
 
 /** TurnCompleted: the assistant's reply to one turn. */
@@ -67,6 +186,26 @@ export interface TurnCompleted {
   surfacedMemoryIds: string[];
   llm: LlmExchange | undefined;
   source: string;
+  /**
+   * Every LLM exchange of the turn in order (draft, repair, rewrite); `llm` is
+   * the one whose output became the reply, or the offline render.
+   */
+  exchanges: LlmExchange[];
+  plan:
+    | ResponsePlan
+    | undefined;
+  /** Every §10 gate on every candidate, in order. */
+  gates: GateVerdict[];
+  /** draft | rewrite | fallback | refusal | crisis_safe */
+  outcome: string;
+  retrieval: Retrieval | undefined;
+  emotion:
+    | EmotionReading
+    | undefined;
+  /** §10.2 opener of the reply, so later turns compare without recomputing. */
+  openerNorm: string;
+  /** The relationship stage the reply was written for. */
+  relationshipStage: string;
 }
 
 /**
@@ -80,6 +219,67 @@ export interface ChatRefused {
   assistantMessageId: string;
   text: string;
   reason: string;
+}
+
+/** RelationshipState: turn-pipeline §2.5, per user and companion. */
+export interface RelationshipState {
+  /** STRANGER | ACQUAINTANCE | FRIEND | CLOSE_FRIEND */
+  stage: string;
+  rapportScore: number;
+  sessionsCount: number;
+  /** The last user message (§11.1, §11.4). */
+  lastInteractionAt:
+    | Date
+    | undefined;
+  /** The start of the current session. */
+  lastSessionAt: Date | undefined;
+  lastStagePromotionAt:
+    | Date
+    | undefined;
+  /** Disengaged replies in the current session (§11.2). */
+  sessionDisengaged: number;
+}
+
+/** RelationshipEvidence: the §11.2 detectors on one user message. */
+export interface RelationshipEvidence {
+  preferences: number;
+  meaningfulResponse: boolean;
+  emotionalDisclosure: boolean;
+  pastReference: boolean;
+  disengaged: boolean;
+  tokens: number;
+}
+
+/** DeltaPart: one §11.3 rule that added or took points. */
+export interface DeltaPart {
+  rule: string;
+  points: number;
+}
+
+/**
+ * RelationshipUpdated: Stage G of one turn (turn-pipeline §11), with the
+ * arithmetic that led there.
+ */
+export interface RelationshipUpdated {
+  messageId: string;
+  aiFriendId: string;
+  previous: RelationshipState | undefined;
+  next: RelationshipState | undefined;
+  evidence:
+    | RelationshipEvidence
+    | undefined;
+  /** The sum of the parts, and after the [-2, +5] clamp. */
+  rawDelta: number;
+  delta: number;
+  parts: DeltaPart[];
+  /** §11.4 decay for the inactivity before this message: points due, and the drop after the stage floor. */
+  decayPoints: number;
+  decayApplied: number;
+  sessionStarted: boolean;
+  /** "" unless this message promoted the stage (§11.5). */
+  promotedFrom: string;
+  /** Why no promotion, for audit ("" when promoted or already at the top). */
+  promotionBlockedBy: string;
 }
 
 function createBaseStableStyleParams(): StableStyleParams {
@@ -584,7 +784,18 @@ export const PersonaAssigned: MessageFns<PersonaAssigned> = {
 };
 
 function createBaseLlmExchange(): LlmExchange {
-  return { provider: "", model: "", seed: 0, prompt: "", output: "" };
+  return {
+    provider: "",
+    model: "",
+    seed: 0,
+    prompt: "",
+    output: "",
+    purpose: "",
+    attempt: 0,
+    messages: [],
+    error: "",
+    latencyMs: 0,
+  };
 }
 
 export const LlmExchange: MessageFns<LlmExchange> = {
@@ -603,6 +814,21 @@ export const LlmExchange: MessageFns<LlmExchange> = {
     }
     if (message.output !== "") {
       writer.uint32(42).string(message.output);
+    }
+    if (message.purpose !== "") {
+      writer.uint32(50).string(message.purpose);
+    }
+    if (message.attempt !== 0) {
+      writer.uint32(56).uint32(message.attempt);
+    }
+    for (const v of message.messages) {
+      ChatMessage.encode(v!, writer.uint32(66).fork()).join();
+    }
+    if (message.error !== "") {
+      writer.uint32(74).string(message.error);
+    }
+    if (message.latencyMs !== 0) {
+      writer.uint32(80).uint32(message.latencyMs);
     }
     return writer;
   },
@@ -660,6 +886,46 @@ export const LlmExchange: MessageFns<LlmExchange> = {
             message.output = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.purpose = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.attempt = reader.uint32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.messages.push(ChatMessage.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.error = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.latencyMs = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -679,6 +945,17 @@ export const LlmExchange: MessageFns<LlmExchange> = {
       seed: isSet(object.seed) ? globalThis.Number(object.seed) : 0,
       prompt: isSet(object.prompt) ? globalThis.String(object.prompt) : "",
       output: isSet(object.output) ? globalThis.String(object.output) : "",
+      purpose: isSet(object.purpose) ? globalThis.String(object.purpose) : "",
+      attempt: isSet(object.attempt) ? globalThis.Number(object.attempt) : 0,
+      messages: globalThis.Array.isArray(object?.messages)
+        ? object.messages.map((e: any) => ChatMessage.fromJSON(e))
+        : [],
+      error: isSet(object.error) ? globalThis.String(object.error) : "",
+      latencyMs: isSet(object.latencyMs)
+        ? globalThis.Number(object.latencyMs)
+        : isSet(object.latency_ms)
+        ? globalThis.Number(object.latency_ms)
+        : 0,
     };
   },
 
@@ -699,6 +976,21 @@ export const LlmExchange: MessageFns<LlmExchange> = {
     if (message.output !== "") {
       obj.output = message.output;
     }
+    if (message.purpose !== "") {
+      obj.purpose = message.purpose;
+    }
+    if (message.attempt !== 0) {
+      obj.attempt = Math.round(message.attempt);
+    }
+    if (message.messages?.length) {
+      obj.messages = message.messages.map((e) => ChatMessage.toJSON(e));
+    }
+    if (message.error !== "") {
+      obj.error = message.error;
+    }
+    if (message.latencyMs !== 0) {
+      obj.latencyMs = Math.round(message.latencyMs);
+    }
     return obj;
   },
 
@@ -712,6 +1004,1494 @@ export const LlmExchange: MessageFns<LlmExchange> = {
     message.seed = object.seed ?? 0;
     message.prompt = object.prompt ?? "";
     message.output = object.output ?? "";
+    message.purpose = object.purpose ?? "";
+    message.attempt = object.attempt ?? 0;
+    message.messages = object.messages?.map((e) => ChatMessage.fromPartial(e)) || [];
+    message.error = object.error ?? "";
+    message.latencyMs = object.latencyMs ?? 0;
+    return message;
+  },
+};
+
+function createBaseChatMessage(): ChatMessage {
+  return { role: "", content: "" };
+}
+
+export const ChatMessage: MessageFns<ChatMessage> = {
+  encode(message: ChatMessage, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.role !== "") {
+      writer.uint32(10).string(message.role);
+    }
+    if (message.content !== "") {
+      writer.uint32(18).string(message.content);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChatMessage {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChatMessage();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.role = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.content = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ChatMessage {
+    return {
+      role: isSet(object.role) ? globalThis.String(object.role) : "",
+      content: isSet(object.content) ? globalThis.String(object.content) : "",
+    };
+  },
+
+  toJSON(message: ChatMessage): unknown {
+    const obj: any = {};
+    if (message.role !== "") {
+      obj.role = message.role;
+    }
+    if (message.content !== "") {
+      obj.content = message.content;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ChatMessage>): ChatMessage {
+    return ChatMessage.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ChatMessage>): ChatMessage {
+    const message = createBaseChatMessage();
+    message.role = object.role ?? "";
+    message.content = object.content ?? "";
+    return message;
+  },
+};
+
+function createBasePersonaConstraints(): PersonaConstraints {
+  return {
+    emojiFreq: "",
+    emojiMin: 0,
+    emojiMax: 0,
+    msgLengthPref: "",
+    sentencesMin: 0,
+    sentencesMax: 0,
+    avgWordsMin: 0,
+    avgWordsMax: 0,
+    lexiconBias: "",
+    allowedQuirks: [],
+    maxFollowupQuestions: 0,
+    intimacyStage: "",
+    warmAllowed: false,
+    intimateAllowed: false,
+    tabooTopics: [],
+    allowedTones: [],
+  };
+}
+
+export const PersonaConstraints: MessageFns<PersonaConstraints> = {
+  encode(message: PersonaConstraints, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.emojiFreq !== "") {
+      writer.uint32(10).string(message.emojiFreq);
+    }
+    if (message.emojiMin !== 0) {
+      writer.uint32(16).uint32(message.emojiMin);
+    }
+    if (message.emojiMax !== 0) {
+      writer.uint32(24).uint32(message.emojiMax);
+    }
+    if (message.msgLengthPref !== "") {
+      writer.uint32(34).string(message.msgLengthPref);
+    }
+    if (message.sentencesMin !== 0) {
+      writer.uint32(40).uint32(message.sentencesMin);
+    }
+    if (message.sentencesMax !== 0) {
+      writer.uint32(48).uint32(message.sentencesMax);
+    }
+    if (message.avgWordsMin !== 0) {
+      writer.uint32(57).double(message.avgWordsMin);
+    }
+    if (message.avgWordsMax !== 0) {
+      writer.uint32(65).double(message.avgWordsMax);
+    }
+    if (message.lexiconBias !== "") {
+      writer.uint32(74).string(message.lexiconBias);
+    }
+    for (const v of message.allowedQuirks) {
+      writer.uint32(82).string(v!);
+    }
+    if (message.maxFollowupQuestions !== 0) {
+      writer.uint32(88).uint32(message.maxFollowupQuestions);
+    }
+    if (message.intimacyStage !== "") {
+      writer.uint32(98).string(message.intimacyStage);
+    }
+    if (message.warmAllowed !== false) {
+      writer.uint32(104).bool(message.warmAllowed);
+    }
+    if (message.intimateAllowed !== false) {
+      writer.uint32(112).bool(message.intimateAllowed);
+    }
+    for (const v of message.tabooTopics) {
+      writer.uint32(122).string(v!);
+    }
+    for (const v of message.allowedTones) {
+      writer.uint32(130).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PersonaConstraints {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePersonaConstraints();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.emojiFreq = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.emojiMin = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.emojiMax = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.msgLengthPref = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.sentencesMin = reader.uint32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.sentencesMax = reader.uint32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 57) {
+              break;
+            }
+
+            message.avgWordsMin = reader.double();
+            continue;
+          }
+          case 8: {
+            if (tag !== 65) {
+              break;
+            }
+
+            message.avgWordsMax = reader.double();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.lexiconBias = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.allowedQuirks.push(reader.string());
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.maxFollowupQuestions = reader.uint32();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.intimacyStage = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.warmAllowed = reader.bool();
+            continue;
+          }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.intimateAllowed = reader.bool();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.tabooTopics.push(reader.string());
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.allowedTones.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PersonaConstraints {
+    return {
+      emojiFreq: isSet(object.emojiFreq)
+        ? globalThis.String(object.emojiFreq)
+        : isSet(object.emoji_freq)
+        ? globalThis.String(object.emoji_freq)
+        : "",
+      emojiMin: isSet(object.emojiMin)
+        ? globalThis.Number(object.emojiMin)
+        : isSet(object.emoji_min)
+        ? globalThis.Number(object.emoji_min)
+        : 0,
+      emojiMax: isSet(object.emojiMax)
+        ? globalThis.Number(object.emojiMax)
+        : isSet(object.emoji_max)
+        ? globalThis.Number(object.emoji_max)
+        : 0,
+      msgLengthPref: isSet(object.msgLengthPref)
+        ? globalThis.String(object.msgLengthPref)
+        : isSet(object.msg_length_pref)
+        ? globalThis.String(object.msg_length_pref)
+        : "",
+      sentencesMin: isSet(object.sentencesMin)
+        ? globalThis.Number(object.sentencesMin)
+        : isSet(object.sentences_min)
+        ? globalThis.Number(object.sentences_min)
+        : 0,
+      sentencesMax: isSet(object.sentencesMax)
+        ? globalThis.Number(object.sentencesMax)
+        : isSet(object.sentences_max)
+        ? globalThis.Number(object.sentences_max)
+        : 0,
+      avgWordsMin: isSet(object.avgWordsMin)
+        ? globalThis.Number(object.avgWordsMin)
+        : isSet(object.avg_words_min)
+        ? globalThis.Number(object.avg_words_min)
+        : 0,
+      avgWordsMax: isSet(object.avgWordsMax)
+        ? globalThis.Number(object.avgWordsMax)
+        : isSet(object.avg_words_max)
+        ? globalThis.Number(object.avg_words_max)
+        : 0,
+      lexiconBias: isSet(object.lexiconBias)
+        ? globalThis.String(object.lexiconBias)
+        : isSet(object.lexicon_bias)
+        ? globalThis.String(object.lexicon_bias)
+        : "",
+      allowedQuirks: globalThis.Array.isArray(object?.allowedQuirks)
+        ? object.allowedQuirks.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.allowed_quirks)
+        ? object.allowed_quirks.map((e: any) => globalThis.String(e))
+        : [],
+      maxFollowupQuestions: isSet(object.maxFollowupQuestions)
+        ? globalThis.Number(object.maxFollowupQuestions)
+        : isSet(object.max_followup_questions)
+        ? globalThis.Number(object.max_followup_questions)
+        : 0,
+      intimacyStage: isSet(object.intimacyStage)
+        ? globalThis.String(object.intimacyStage)
+        : isSet(object.intimacy_stage)
+        ? globalThis.String(object.intimacy_stage)
+        : "",
+      warmAllowed: isSet(object.warmAllowed)
+        ? globalThis.Boolean(object.warmAllowed)
+        : isSet(object.warm_allowed)
+        ? globalThis.Boolean(object.warm_allowed)
+        : false,
+      intimateAllowed: isSet(object.intimateAllowed)
+        ? globalThis.Boolean(object.intimateAllowed)
+        : isSet(object.intimate_allowed)
+        ? globalThis.Boolean(object.intimate_allowed)
+        : false,
+      tabooTopics: globalThis.Array.isArray(object?.tabooTopics)
+        ? object.tabooTopics.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.taboo_topics)
+        ? object.taboo_topics.map((e: any) => globalThis.String(e))
+        : [],
+      allowedTones: globalThis.Array.isArray(object?.allowedTones)
+        ? object.allowedTones.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.allowed_tones)
+        ? object.allowed_tones.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: PersonaConstraints): unknown {
+    const obj: any = {};
+    if (message.emojiFreq !== "") {
+      obj.emojiFreq = message.emojiFreq;
+    }
+    if (message.emojiMin !== 0) {
+      obj.emojiMin = Math.round(message.emojiMin);
+    }
+    if (message.emojiMax !== 0) {
+      obj.emojiMax = Math.round(message.emojiMax);
+    }
+    if (message.msgLengthPref !== "") {
+      obj.msgLengthPref = message.msgLengthPref;
+    }
+    if (message.sentencesMin !== 0) {
+      obj.sentencesMin = Math.round(message.sentencesMin);
+    }
+    if (message.sentencesMax !== 0) {
+      obj.sentencesMax = Math.round(message.sentencesMax);
+    }
+    if (message.avgWordsMin !== 0) {
+      obj.avgWordsMin = floatToJson(message.avgWordsMin);
+    }
+    if (message.avgWordsMax !== 0) {
+      obj.avgWordsMax = floatToJson(message.avgWordsMax);
+    }
+    if (message.lexiconBias !== "") {
+      obj.lexiconBias = message.lexiconBias;
+    }
+    if (message.allowedQuirks?.length) {
+      obj.allowedQuirks = message.allowedQuirks;
+    }
+    if (message.maxFollowupQuestions !== 0) {
+      obj.maxFollowupQuestions = Math.round(message.maxFollowupQuestions);
+    }
+    if (message.intimacyStage !== "") {
+      obj.intimacyStage = message.intimacyStage;
+    }
+    if (message.warmAllowed !== false) {
+      obj.warmAllowed = message.warmAllowed;
+    }
+    if (message.intimateAllowed !== false) {
+      obj.intimateAllowed = message.intimateAllowed;
+    }
+    if (message.tabooTopics?.length) {
+      obj.tabooTopics = message.tabooTopics;
+    }
+    if (message.allowedTones?.length) {
+      obj.allowedTones = message.allowedTones;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<PersonaConstraints>): PersonaConstraints {
+    return PersonaConstraints.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PersonaConstraints>): PersonaConstraints {
+    const message = createBasePersonaConstraints();
+    message.emojiFreq = object.emojiFreq ?? "";
+    message.emojiMin = object.emojiMin ?? 0;
+    message.emojiMax = object.emojiMax ?? 0;
+    message.msgLengthPref = object.msgLengthPref ?? "";
+    message.sentencesMin = object.sentencesMin ?? 0;
+    message.sentencesMax = object.sentencesMax ?? 0;
+    message.avgWordsMin = object.avgWordsMin ?? 0;
+    message.avgWordsMax = object.avgWordsMax ?? 0;
+    message.lexiconBias = object.lexiconBias ?? "";
+    message.allowedQuirks = object.allowedQuirks?.map((e) => e) || [];
+    message.maxFollowupQuestions = object.maxFollowupQuestions ?? 0;
+    message.intimacyStage = object.intimacyStage ?? "";
+    message.warmAllowed = object.warmAllowed ?? false;
+    message.intimateAllowed = object.intimateAllowed ?? false;
+    message.tabooTopics = object.tabooTopics?.map((e) => e) || [];
+    message.allowedTones = object.allowedTones?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseResponsePlan(): ResponsePlan {
+  return {
+    ackStyle: "",
+    answerOutline: [],
+    followupQuestion: "",
+    emotionalTone: "",
+    tabooGuard: [],
+    constraints: undefined,
+    userInitiatedTopics: [],
+    recentInitiatedTopics: [],
+    respondOnlyTopics: [],
+    memoryIds: [],
+    recallAsked: false,
+  };
+}
+
+export const ResponsePlan: MessageFns<ResponsePlan> = {
+  encode(message: ResponsePlan, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ackStyle !== "") {
+      writer.uint32(10).string(message.ackStyle);
+    }
+    for (const v of message.answerOutline) {
+      writer.uint32(18).string(v!);
+    }
+    if (message.followupQuestion !== "") {
+      writer.uint32(26).string(message.followupQuestion);
+    }
+    if (message.emotionalTone !== "") {
+      writer.uint32(34).string(message.emotionalTone);
+    }
+    for (const v of message.tabooGuard) {
+      writer.uint32(42).string(v!);
+    }
+    if (message.constraints !== undefined) {
+      PersonaConstraints.encode(message.constraints, writer.uint32(50).fork()).join();
+    }
+    for (const v of message.userInitiatedTopics) {
+      writer.uint32(58).string(v!);
+    }
+    for (const v of message.recentInitiatedTopics) {
+      writer.uint32(66).string(v!);
+    }
+    for (const v of message.respondOnlyTopics) {
+      writer.uint32(74).string(v!);
+    }
+    for (const v of message.memoryIds) {
+      writer.uint32(82).string(v!);
+    }
+    if (message.recallAsked !== false) {
+      writer.uint32(88).bool(message.recallAsked);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResponsePlan {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResponsePlan();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.ackStyle = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.answerOutline.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.followupQuestion = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.emotionalTone = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.tabooGuard.push(reader.string());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.constraints = PersonaConstraints.decode(reader, reader.uint32());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.userInitiatedTopics.push(reader.string());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.recentInitiatedTopics.push(reader.string());
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.respondOnlyTopics.push(reader.string());
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.memoryIds.push(reader.string());
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.recallAsked = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResponsePlan {
+    return {
+      ackStyle: isSet(object.ackStyle)
+        ? globalThis.String(object.ackStyle)
+        : isSet(object.ack_style)
+        ? globalThis.String(object.ack_style)
+        : "",
+      answerOutline: globalThis.Array.isArray(object?.answerOutline)
+        ? object.answerOutline.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.answer_outline)
+        ? object.answer_outline.map((e: any) => globalThis.String(e))
+        : [],
+      followupQuestion: isSet(object.followupQuestion)
+        ? globalThis.String(object.followupQuestion)
+        : isSet(object.followup_question)
+        ? globalThis.String(object.followup_question)
+        : "",
+      emotionalTone: isSet(object.emotionalTone)
+        ? globalThis.String(object.emotionalTone)
+        : isSet(object.emotional_tone)
+        ? globalThis.String(object.emotional_tone)
+        : "",
+      tabooGuard: globalThis.Array.isArray(object?.tabooGuard)
+        ? object.tabooGuard.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.taboo_guard)
+        ? object.taboo_guard.map((e: any) => globalThis.String(e))
+        : [],
+      constraints: isSet(object.constraints) ? PersonaConstraints.fromJSON(object.constraints) : undefined,
+      userInitiatedTopics: globalThis.Array.isArray(object?.userInitiatedTopics)
+        ? object.userInitiatedTopics.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.user_initiated_topics)
+        ? object.user_initiated_topics.map((e: any) => globalThis.String(e))
+        : [],
+      recentInitiatedTopics: globalThis.Array.isArray(object?.recentInitiatedTopics)
+        ? object.recentInitiatedTopics.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.recent_initiated_topics)
+        ? object.recent_initiated_topics.map((e: any) => globalThis.String(e))
+        : [],
+      respondOnlyTopics: globalThis.Array.isArray(object?.respondOnlyTopics)
+        ? object.respondOnlyTopics.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.respond_only_topics)
+        ? object.respond_only_topics.map((e: any) => globalThis.String(e))
+        : [],
+      memoryIds: globalThis.Array.isArray(object?.memoryIds)
+        ? object.memoryIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.memory_ids)
+        ? object.memory_ids.map((e: any) => globalThis.String(e))
+        : [],
+      recallAsked: isSet(object.recallAsked)
+        ? globalThis.Boolean(object.recallAsked)
+        : isSet(object.recall_asked)
+        ? globalThis.Boolean(object.recall_asked)
+        : false,
+    };
+  },
+
+  toJSON(message: ResponsePlan): unknown {
+    const obj: any = {};
+    if (message.ackStyle !== "") {
+      obj.ackStyle = message.ackStyle;
+    }
+    if (message.answerOutline?.length) {
+      obj.answerOutline = message.answerOutline;
+    }
+    if (message.followupQuestion !== "") {
+      obj.followupQuestion = message.followupQuestion;
+    }
+    if (message.emotionalTone !== "") {
+      obj.emotionalTone = message.emotionalTone;
+    }
+    if (message.tabooGuard?.length) {
+      obj.tabooGuard = message.tabooGuard;
+    }
+    if (message.constraints !== undefined) {
+      obj.constraints = PersonaConstraints.toJSON(message.constraints);
+    }
+    if (message.userInitiatedTopics?.length) {
+      obj.userInitiatedTopics = message.userInitiatedTopics;
+    }
+    if (message.recentInitiatedTopics?.length) {
+      obj.recentInitiatedTopics = message.recentInitiatedTopics;
+    }
+    if (message.respondOnlyTopics?.length) {
+      obj.respondOnlyTopics = message.respondOnlyTopics;
+    }
+    if (message.memoryIds?.length) {
+      obj.memoryIds = message.memoryIds;
+    }
+    if (message.recallAsked !== false) {
+      obj.recallAsked = message.recallAsked;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ResponsePlan>): ResponsePlan {
+    return ResponsePlan.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ResponsePlan>): ResponsePlan {
+    const message = createBaseResponsePlan();
+    message.ackStyle = object.ackStyle ?? "";
+    message.answerOutline = object.answerOutline?.map((e) => e) || [];
+    message.followupQuestion = object.followupQuestion ?? "";
+    message.emotionalTone = object.emotionalTone ?? "";
+    message.tabooGuard = object.tabooGuard?.map((e) => e) || [];
+    message.constraints = (object.constraints !== undefined && object.constraints !== null)
+      ? PersonaConstraints.fromPartial(object.constraints)
+      : undefined;
+    message.userInitiatedTopics = object.userInitiatedTopics?.map((e) => e) || [];
+    message.recentInitiatedTopics = object.recentInitiatedTopics?.map((e) => e) || [];
+    message.respondOnlyTopics = object.respondOnlyTopics?.map((e) => e) || [];
+    message.memoryIds = object.memoryIds?.map((e) => e) || [];
+    message.recallAsked = object.recallAsked ?? false;
+    return message;
+  },
+};
+
+function createBaseGateVerdict(): GateVerdict {
+  return { gate: "", pass: false, detail: "", passNumber: 0, measured: {} };
+}
+
+export const GateVerdict: MessageFns<GateVerdict> = {
+  encode(message: GateVerdict, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.gate !== "") {
+      writer.uint32(10).string(message.gate);
+    }
+    if (message.pass !== false) {
+      writer.uint32(16).bool(message.pass);
+    }
+    if (message.detail !== "") {
+      writer.uint32(26).string(message.detail);
+    }
+    if (message.passNumber !== 0) {
+      writer.uint32(32).uint32(message.passNumber);
+    }
+    globalThis.Object.entries(message.measured).forEach(([key, value]: [string, string]) => {
+      GateVerdict_MeasuredEntry.encode({ key: key as any, value }, writer.uint32(42).fork()).join();
+    });
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GateVerdict {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGateVerdict();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.gate = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.pass = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.detail = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.passNumber = reader.uint32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            const entry5 = GateVerdict_MeasuredEntry.decode(reader, reader.uint32());
+            if (entry5.value !== undefined) {
+              message.measured[entry5.key] = entry5.value;
+            }
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GateVerdict {
+    return {
+      gate: isSet(object.gate) ? globalThis.String(object.gate) : "",
+      pass: isSet(object.pass) ? globalThis.Boolean(object.pass) : false,
+      detail: isSet(object.detail) ? globalThis.String(object.detail) : "",
+      passNumber: isSet(object.passNumber)
+        ? globalThis.Number(object.passNumber)
+        : isSet(object.pass_number)
+        ? globalThis.Number(object.pass_number)
+        : 0,
+      measured: isObject(object.measured)
+        ? (globalThis.Object.entries(object.measured) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+    };
+  },
+
+  toJSON(message: GateVerdict): unknown {
+    const obj: any = {};
+    if (message.gate !== "") {
+      obj.gate = message.gate;
+    }
+    if (message.pass !== false) {
+      obj.pass = message.pass;
+    }
+    if (message.detail !== "") {
+      obj.detail = message.detail;
+    }
+    if (message.passNumber !== 0) {
+      obj.passNumber = Math.round(message.passNumber);
+    }
+    if (message.measured) {
+      const entries = globalThis.Object.entries(message.measured) as [string, string][];
+      if (entries.length > 0) {
+        obj.measured = {};
+        entries.forEach(([k, v]) => {
+          obj.measured[k] = v;
+        });
+      }
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GateVerdict>): GateVerdict {
+    return GateVerdict.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GateVerdict>): GateVerdict {
+    const message = createBaseGateVerdict();
+    message.gate = object.gate ?? "";
+    message.pass = object.pass ?? false;
+    message.detail = object.detail ?? "";
+    message.passNumber = object.passNumber ?? 0;
+    message.measured = (globalThis.Object.entries(object.measured ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBaseGateVerdict_MeasuredEntry(): GateVerdict_MeasuredEntry {
+  return { key: "", value: "" };
+}
+
+export const GateVerdict_MeasuredEntry: MessageFns<GateVerdict_MeasuredEntry> = {
+  encode(message: GateVerdict_MeasuredEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GateVerdict_MeasuredEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGateVerdict_MeasuredEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GateVerdict_MeasuredEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: GateVerdict_MeasuredEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GateVerdict_MeasuredEntry>): GateVerdict_MeasuredEntry {
+    return GateVerdict_MeasuredEntry.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GateVerdict_MeasuredEntry>): GateVerdict_MeasuredEntry {
+    const message = createBaseGateVerdict_MeasuredEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseEmotionReading(): EmotionReading {
+  return { valence: 0, intensity: 0, tags: [] };
+}
+
+export const EmotionReading: MessageFns<EmotionReading> = {
+  encode(message: EmotionReading, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.valence !== 0) {
+      writer.uint32(9).double(message.valence);
+    }
+    if (message.intensity !== 0) {
+      writer.uint32(17).double(message.intensity);
+    }
+    for (const v of message.tags) {
+      writer.uint32(26).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EmotionReading {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEmotionReading();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 9) {
+              break;
+            }
+
+            message.valence = reader.double();
+            continue;
+          }
+          case 2: {
+            if (tag !== 17) {
+              break;
+            }
+
+            message.intensity = reader.double();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.tags.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EmotionReading {
+    return {
+      valence: isSet(object.valence) ? globalThis.Number(object.valence) : 0,
+      intensity: isSet(object.intensity) ? globalThis.Number(object.intensity) : 0,
+      tags: globalThis.Array.isArray(object?.tags) ? object.tags.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: EmotionReading): unknown {
+    const obj: any = {};
+    if (message.valence !== 0) {
+      obj.valence = floatToJson(message.valence);
+    }
+    if (message.intensity !== 0) {
+      obj.intensity = floatToJson(message.intensity);
+    }
+    if (message.tags?.length) {
+      obj.tags = message.tags;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<EmotionReading>): EmotionReading {
+    return EmotionReading.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<EmotionReading>): EmotionReading {
+    const message = createBaseEmotionReading();
+    message.valence = object.valence ?? 0;
+    message.intensity = object.intensity ?? 0;
+    message.tags = object.tags?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseRetrievedMemory(): RetrievedMemory {
+  return { memoryId: "", type: "", memoryKey: "", memoryValue: "", confidence: 0, topicIds: [], via: "" };
+}
+
+export const RetrievedMemory: MessageFns<RetrievedMemory> = {
+  encode(message: RetrievedMemory, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.memoryId !== "") {
+      writer.uint32(10).string(message.memoryId);
+    }
+    if (message.type !== "") {
+      writer.uint32(18).string(message.type);
+    }
+    if (message.memoryKey !== "") {
+      writer.uint32(26).string(message.memoryKey);
+    }
+    if (message.memoryValue !== "") {
+      writer.uint32(34).string(message.memoryValue);
+    }
+    if (message.confidence !== 0) {
+      writer.uint32(41).double(message.confidence);
+    }
+    for (const v of message.topicIds) {
+      writer.uint32(50).string(v!);
+    }
+    if (message.via !== "") {
+      writer.uint32(58).string(message.via);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RetrievedMemory {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRetrievedMemory();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.memoryId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.memoryKey = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.memoryValue = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 41) {
+              break;
+            }
+
+            message.confidence = reader.double();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.topicIds.push(reader.string());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.via = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RetrievedMemory {
+    return {
+      memoryId: isSet(object.memoryId)
+        ? globalThis.String(object.memoryId)
+        : isSet(object.memory_id)
+        ? globalThis.String(object.memory_id)
+        : "",
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      memoryKey: isSet(object.memoryKey)
+        ? globalThis.String(object.memoryKey)
+        : isSet(object.memory_key)
+        ? globalThis.String(object.memory_key)
+        : "",
+      memoryValue: isSet(object.memoryValue)
+        ? globalThis.String(object.memoryValue)
+        : isSet(object.memory_value)
+        ? globalThis.String(object.memory_value)
+        : "",
+      confidence: isSet(object.confidence) ? globalThis.Number(object.confidence) : 0,
+      topicIds: globalThis.Array.isArray(object?.topicIds)
+        ? object.topicIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.topic_ids)
+        ? object.topic_ids.map((e: any) => globalThis.String(e))
+        : [],
+      via: isSet(object.via) ? globalThis.String(object.via) : "",
+    };
+  },
+
+  toJSON(message: RetrievedMemory): unknown {
+    const obj: any = {};
+    if (message.memoryId !== "") {
+      obj.memoryId = message.memoryId;
+    }
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.memoryKey !== "") {
+      obj.memoryKey = message.memoryKey;
+    }
+    if (message.memoryValue !== "") {
+      obj.memoryValue = message.memoryValue;
+    }
+    if (message.confidence !== 0) {
+      obj.confidence = floatToJson(message.confidence);
+    }
+    if (message.topicIds?.length) {
+      obj.topicIds = message.topicIds;
+    }
+    if (message.via !== "") {
+      obj.via = message.via;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RetrievedMemory>): RetrievedMemory {
+    return RetrievedMemory.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RetrievedMemory>): RetrievedMemory {
+    const message = createBaseRetrievedMemory();
+    message.memoryId = object.memoryId ?? "";
+    message.type = object.type ?? "";
+    message.memoryKey = object.memoryKey ?? "";
+    message.memoryValue = object.memoryValue ?? "";
+    message.confidence = object.confidence ?? 0;
+    message.topicIds = object.topicIds?.map((e) => e) || [];
+    message.via = object.via ?? "";
+    return message;
+  },
+};
+
+function createBaseRetrieval(): Retrieval {
+  return {
+    memoryReadPolicy: "",
+    status: "",
+    memories: [],
+    vectorSearched: false,
+    vectorTriggers: [],
+    queryText: "",
+    error: "",
+  };
+}
+
+export const Retrieval: MessageFns<Retrieval> = {
+  encode(message: Retrieval, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.memoryReadPolicy !== "") {
+      writer.uint32(10).string(message.memoryReadPolicy);
+    }
+    if (message.status !== "") {
+      writer.uint32(18).string(message.status);
+    }
+    for (const v of message.memories) {
+      RetrievedMemory.encode(v!, writer.uint32(26).fork()).join();
+    }
+    if (message.vectorSearched !== false) {
+      writer.uint32(32).bool(message.vectorSearched);
+    }
+    for (const v of message.vectorTriggers) {
+      writer.uint32(42).string(v!);
+    }
+    if (message.queryText !== "") {
+      writer.uint32(50).string(message.queryText);
+    }
+    if (message.error !== "") {
+      writer.uint32(58).string(message.error);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Retrieval {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRetrieval();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.memoryReadPolicy = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.memories.push(RetrievedMemory.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.vectorSearched = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.vectorTriggers.push(reader.string());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.queryText = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.error = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Retrieval {
+    return {
+      memoryReadPolicy: isSet(object.memoryReadPolicy)
+        ? globalThis.String(object.memoryReadPolicy)
+        : isSet(object.memory_read_policy)
+        ? globalThis.String(object.memory_read_policy)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      memories: globalThis.Array.isArray(object?.memories)
+        ? object.memories.map((e: any) => RetrievedMemory.fromJSON(e))
+        : [],
+      vectorSearched: isSet(object.vectorSearched)
+        ? globalThis.Boolean(object.vectorSearched)
+        : isSet(object.vector_searched)
+        ? globalThis.Boolean(object.vector_searched)
+        : false,
+      vectorTriggers: globalThis.Array.isArray(object?.vectorTriggers)
+        ? object.vectorTriggers.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.vector_triggers)
+        ? object.vector_triggers.map((e: any) => globalThis.String(e))
+        : [],
+      queryText: isSet(object.queryText)
+        ? globalThis.String(object.queryText)
+        : isSet(object.query_text)
+        ? globalThis.String(object.query_text)
+        : "",
+      error: isSet(object.error) ? globalThis.String(object.error) : "",
+    };
+  },
+
+  toJSON(message: Retrieval): unknown {
+    const obj: any = {};
+    if (message.memoryReadPolicy !== "") {
+      obj.memoryReadPolicy = message.memoryReadPolicy;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.memories?.length) {
+      obj.memories = message.memories.map((e) => RetrievedMemory.toJSON(e));
+    }
+    if (message.vectorSearched !== false) {
+      obj.vectorSearched = message.vectorSearched;
+    }
+    if (message.vectorTriggers?.length) {
+      obj.vectorTriggers = message.vectorTriggers;
+    }
+    if (message.queryText !== "") {
+      obj.queryText = message.queryText;
+    }
+    if (message.error !== "") {
+      obj.error = message.error;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<Retrieval>): Retrieval {
+    return Retrieval.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Retrieval>): Retrieval {
+    const message = createBaseRetrieval();
+    message.memoryReadPolicy = object.memoryReadPolicy ?? "";
+    message.status = object.status ?? "";
+    message.memories = object.memories?.map((e) => RetrievedMemory.fromPartial(e)) || [];
+    message.vectorSearched = object.vectorSearched ?? false;
+    message.vectorTriggers = object.vectorTriggers?.map((e) => e) || [];
+    message.queryText = object.queryText ?? "";
+    message.error = object.error ?? "";
     return message;
   },
 };
@@ -726,6 +2506,14 @@ function createBaseTurnCompleted(): TurnCompleted {
     surfacedMemoryIds: [],
     llm: undefined,
     source: "",
+    exchanges: [],
+    plan: undefined,
+    gates: [],
+    outcome: "",
+    retrieval: undefined,
+    emotion: undefined,
+    openerNorm: "",
+    relationshipStage: "",
   };
 }
 
@@ -754,6 +2542,30 @@ export const TurnCompleted: MessageFns<TurnCompleted> = {
     }
     if (message.source !== "") {
       writer.uint32(66).string(message.source);
+    }
+    for (const v of message.exchanges) {
+      LlmExchange.encode(v!, writer.uint32(74).fork()).join();
+    }
+    if (message.plan !== undefined) {
+      ResponsePlan.encode(message.plan, writer.uint32(82).fork()).join();
+    }
+    for (const v of message.gates) {
+      GateVerdict.encode(v!, writer.uint32(90).fork()).join();
+    }
+    if (message.outcome !== "") {
+      writer.uint32(98).string(message.outcome);
+    }
+    if (message.retrieval !== undefined) {
+      Retrieval.encode(message.retrieval, writer.uint32(106).fork()).join();
+    }
+    if (message.emotion !== undefined) {
+      EmotionReading.encode(message.emotion, writer.uint32(114).fork()).join();
+    }
+    if (message.openerNorm !== "") {
+      writer.uint32(122).string(message.openerNorm);
+    }
+    if (message.relationshipStage !== "") {
+      writer.uint32(130).string(message.relationshipStage);
     }
     return writer;
   },
@@ -835,6 +2647,70 @@ export const TurnCompleted: MessageFns<TurnCompleted> = {
             message.source = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.exchanges.push(LlmExchange.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.plan = ResponsePlan.decode(reader, reader.uint32());
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.gates.push(GateVerdict.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.outcome = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.retrieval = Retrieval.decode(reader, reader.uint32());
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.emotion = EmotionReading.decode(reader, reader.uint32());
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.openerNorm = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.relationshipStage = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -877,6 +2753,26 @@ export const TurnCompleted: MessageFns<TurnCompleted> = {
         : [],
       llm: isSet(object.llm) ? LlmExchange.fromJSON(object.llm) : undefined,
       source: isSet(object.source) ? globalThis.String(object.source) : "",
+      exchanges: globalThis.Array.isArray(object?.exchanges)
+        ? object.exchanges.map((e: any) => LlmExchange.fromJSON(e))
+        : [],
+      plan: isSet(object.plan) ? ResponsePlan.fromJSON(object.plan) : undefined,
+      gates: globalThis.Array.isArray(object?.gates)
+        ? object.gates.map((e: any) => GateVerdict.fromJSON(e))
+        : [],
+      outcome: isSet(object.outcome) ? globalThis.String(object.outcome) : "",
+      retrieval: isSet(object.retrieval) ? Retrieval.fromJSON(object.retrieval) : undefined,
+      emotion: isSet(object.emotion) ? EmotionReading.fromJSON(object.emotion) : undefined,
+      openerNorm: isSet(object.openerNorm)
+        ? globalThis.String(object.openerNorm)
+        : isSet(object.opener_norm)
+        ? globalThis.String(object.opener_norm)
+        : "",
+      relationshipStage: isSet(object.relationshipStage)
+        ? globalThis.String(object.relationshipStage)
+        : isSet(object.relationship_stage)
+        ? globalThis.String(object.relationship_stage)
+        : "",
     };
   },
 
@@ -906,6 +2802,30 @@ export const TurnCompleted: MessageFns<TurnCompleted> = {
     if (message.source !== "") {
       obj.source = message.source;
     }
+    if (message.exchanges?.length) {
+      obj.exchanges = message.exchanges.map((e) => LlmExchange.toJSON(e));
+    }
+    if (message.plan !== undefined) {
+      obj.plan = ResponsePlan.toJSON(message.plan);
+    }
+    if (message.gates?.length) {
+      obj.gates = message.gates.map((e) => GateVerdict.toJSON(e));
+    }
+    if (message.outcome !== "") {
+      obj.outcome = message.outcome;
+    }
+    if (message.retrieval !== undefined) {
+      obj.retrieval = Retrieval.toJSON(message.retrieval);
+    }
+    if (message.emotion !== undefined) {
+      obj.emotion = EmotionReading.toJSON(message.emotion);
+    }
+    if (message.openerNorm !== "") {
+      obj.openerNorm = message.openerNorm;
+    }
+    if (message.relationshipStage !== "") {
+      obj.relationshipStage = message.relationshipStage;
+    }
     return obj;
   },
 
@@ -924,6 +2844,20 @@ export const TurnCompleted: MessageFns<TurnCompleted> = {
     message.surfacedMemoryIds = object.surfacedMemoryIds?.map((e) => e) || [];
     message.llm = (object.llm !== undefined && object.llm !== null) ? LlmExchange.fromPartial(object.llm) : undefined;
     message.source = object.source ?? "";
+    message.exchanges = object.exchanges?.map((e) => LlmExchange.fromPartial(e)) || [];
+    message.plan = (object.plan !== undefined && object.plan !== null)
+      ? ResponsePlan.fromPartial(object.plan)
+      : undefined;
+    message.gates = object.gates?.map((e) => GateVerdict.fromPartial(e)) || [];
+    message.outcome = object.outcome ?? "";
+    message.retrieval = (object.retrieval !== undefined && object.retrieval !== null)
+      ? Retrieval.fromPartial(object.retrieval)
+      : undefined;
+    message.emotion = (object.emotion !== undefined && object.emotion !== null)
+      ? EmotionReading.fromPartial(object.emotion)
+      : undefined;
+    message.openerNorm = object.openerNorm ?? "";
+    message.relationshipStage = object.relationshipStage ?? "";
     return message;
   },
 };
@@ -1091,6 +3025,773 @@ export const ChatRefused: MessageFns<ChatRefused> = {
   },
 };
 
+function createBaseRelationshipState(): RelationshipState {
+  return {
+    stage: "",
+    rapportScore: 0,
+    sessionsCount: 0,
+    lastInteractionAt: undefined,
+    lastSessionAt: undefined,
+    lastStagePromotionAt: undefined,
+    sessionDisengaged: 0,
+  };
+}
+
+export const RelationshipState: MessageFns<RelationshipState> = {
+  encode(message: RelationshipState, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.stage !== "") {
+      writer.uint32(10).string(message.stage);
+    }
+    if (message.rapportScore !== 0) {
+      writer.uint32(16).int32(message.rapportScore);
+    }
+    if (message.sessionsCount !== 0) {
+      writer.uint32(24).uint32(message.sessionsCount);
+    }
+    if (message.lastInteractionAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.lastInteractionAt), writer.uint32(34).fork()).join();
+    }
+    if (message.lastSessionAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.lastSessionAt), writer.uint32(42).fork()).join();
+    }
+    if (message.lastStagePromotionAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.lastStagePromotionAt), writer.uint32(50).fork()).join();
+    }
+    if (message.sessionDisengaged !== 0) {
+      writer.uint32(56).uint32(message.sessionDisengaged);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RelationshipState {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRelationshipState();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.stage = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.rapportScore = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.sessionsCount = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.lastInteractionAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.lastSessionAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.lastStagePromotionAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.sessionDisengaged = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RelationshipState {
+    return {
+      stage: isSet(object.stage) ? globalThis.String(object.stage) : "",
+      rapportScore: isSet(object.rapportScore)
+        ? globalThis.Number(object.rapportScore)
+        : isSet(object.rapport_score)
+        ? globalThis.Number(object.rapport_score)
+        : 0,
+      sessionsCount: isSet(object.sessionsCount)
+        ? globalThis.Number(object.sessionsCount)
+        : isSet(object.sessions_count)
+        ? globalThis.Number(object.sessions_count)
+        : 0,
+      lastInteractionAt: isSet(object.lastInteractionAt)
+        ? fromJsonTimestamp(object.lastInteractionAt)
+        : isSet(object.last_interaction_at)
+        ? fromJsonTimestamp(object.last_interaction_at)
+        : undefined,
+      lastSessionAt: isSet(object.lastSessionAt)
+        ? fromJsonTimestamp(object.lastSessionAt)
+        : isSet(object.last_session_at)
+        ? fromJsonTimestamp(object.last_session_at)
+        : undefined,
+      lastStagePromotionAt: isSet(object.lastStagePromotionAt)
+        ? fromJsonTimestamp(object.lastStagePromotionAt)
+        : isSet(object.last_stage_promotion_at)
+        ? fromJsonTimestamp(object.last_stage_promotion_at)
+        : undefined,
+      sessionDisengaged: isSet(object.sessionDisengaged)
+        ? globalThis.Number(object.sessionDisengaged)
+        : isSet(object.session_disengaged)
+        ? globalThis.Number(object.session_disengaged)
+        : 0,
+    };
+  },
+
+  toJSON(message: RelationshipState): unknown {
+    const obj: any = {};
+    if (message.stage !== "") {
+      obj.stage = message.stage;
+    }
+    if (message.rapportScore !== 0) {
+      obj.rapportScore = Math.round(message.rapportScore);
+    }
+    if (message.sessionsCount !== 0) {
+      obj.sessionsCount = Math.round(message.sessionsCount);
+    }
+    if (message.lastInteractionAt !== undefined) {
+      obj.lastInteractionAt = message.lastInteractionAt.toISOString();
+    }
+    if (message.lastSessionAt !== undefined) {
+      obj.lastSessionAt = message.lastSessionAt.toISOString();
+    }
+    if (message.lastStagePromotionAt !== undefined) {
+      obj.lastStagePromotionAt = message.lastStagePromotionAt.toISOString();
+    }
+    if (message.sessionDisengaged !== 0) {
+      obj.sessionDisengaged = Math.round(message.sessionDisengaged);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RelationshipState>): RelationshipState {
+    return RelationshipState.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RelationshipState>): RelationshipState {
+    const message = createBaseRelationshipState();
+    message.stage = object.stage ?? "";
+    message.rapportScore = object.rapportScore ?? 0;
+    message.sessionsCount = object.sessionsCount ?? 0;
+    message.lastInteractionAt = object.lastInteractionAt ?? undefined;
+    message.lastSessionAt = object.lastSessionAt ?? undefined;
+    message.lastStagePromotionAt = object.lastStagePromotionAt ?? undefined;
+    message.sessionDisengaged = object.sessionDisengaged ?? 0;
+    return message;
+  },
+};
+
+function createBaseRelationshipEvidence(): RelationshipEvidence {
+  return {
+    preferences: 0,
+    meaningfulResponse: false,
+    emotionalDisclosure: false,
+    pastReference: false,
+    disengaged: false,
+    tokens: 0,
+  };
+}
+
+export const RelationshipEvidence: MessageFns<RelationshipEvidence> = {
+  encode(message: RelationshipEvidence, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.preferences !== 0) {
+      writer.uint32(8).uint32(message.preferences);
+    }
+    if (message.meaningfulResponse !== false) {
+      writer.uint32(16).bool(message.meaningfulResponse);
+    }
+    if (message.emotionalDisclosure !== false) {
+      writer.uint32(24).bool(message.emotionalDisclosure);
+    }
+    if (message.pastReference !== false) {
+      writer.uint32(32).bool(message.pastReference);
+    }
+    if (message.disengaged !== false) {
+      writer.uint32(40).bool(message.disengaged);
+    }
+    if (message.tokens !== 0) {
+      writer.uint32(48).uint32(message.tokens);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RelationshipEvidence {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRelationshipEvidence();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.preferences = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.meaningfulResponse = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.emotionalDisclosure = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.pastReference = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.disengaged = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.tokens = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RelationshipEvidence {
+    return {
+      preferences: isSet(object.preferences) ? globalThis.Number(object.preferences) : 0,
+      meaningfulResponse: isSet(object.meaningfulResponse)
+        ? globalThis.Boolean(object.meaningfulResponse)
+        : isSet(object.meaningful_response)
+        ? globalThis.Boolean(object.meaningful_response)
+        : false,
+      emotionalDisclosure: isSet(object.emotionalDisclosure)
+        ? globalThis.Boolean(object.emotionalDisclosure)
+        : isSet(object.emotional_disclosure)
+        ? globalThis.Boolean(object.emotional_disclosure)
+        : false,
+      pastReference: isSet(object.pastReference)
+        ? globalThis.Boolean(object.pastReference)
+        : isSet(object.past_reference)
+        ? globalThis.Boolean(object.past_reference)
+        : false,
+      disengaged: isSet(object.disengaged) ? globalThis.Boolean(object.disengaged) : false,
+      tokens: isSet(object.tokens) ? globalThis.Number(object.tokens) : 0,
+    };
+  },
+
+  toJSON(message: RelationshipEvidence): unknown {
+    const obj: any = {};
+    if (message.preferences !== 0) {
+      obj.preferences = Math.round(message.preferences);
+    }
+    if (message.meaningfulResponse !== false) {
+      obj.meaningfulResponse = message.meaningfulResponse;
+    }
+    if (message.emotionalDisclosure !== false) {
+      obj.emotionalDisclosure = message.emotionalDisclosure;
+    }
+    if (message.pastReference !== false) {
+      obj.pastReference = message.pastReference;
+    }
+    if (message.disengaged !== false) {
+      obj.disengaged = message.disengaged;
+    }
+    if (message.tokens !== 0) {
+      obj.tokens = Math.round(message.tokens);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RelationshipEvidence>): RelationshipEvidence {
+    return RelationshipEvidence.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RelationshipEvidence>): RelationshipEvidence {
+    const message = createBaseRelationshipEvidence();
+    message.preferences = object.preferences ?? 0;
+    message.meaningfulResponse = object.meaningfulResponse ?? false;
+    message.emotionalDisclosure = object.emotionalDisclosure ?? false;
+    message.pastReference = object.pastReference ?? false;
+    message.disengaged = object.disengaged ?? false;
+    message.tokens = object.tokens ?? 0;
+    return message;
+  },
+};
+
+function createBaseDeltaPart(): DeltaPart {
+  return { rule: "", points: 0 };
+}
+
+export const DeltaPart: MessageFns<DeltaPart> = {
+  encode(message: DeltaPart, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.rule !== "") {
+      writer.uint32(10).string(message.rule);
+    }
+    if (message.points !== 0) {
+      writer.uint32(16).int32(message.points);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeltaPart {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeltaPart();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.rule = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.points = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeltaPart {
+    return {
+      rule: isSet(object.rule) ? globalThis.String(object.rule) : "",
+      points: isSet(object.points) ? globalThis.Number(object.points) : 0,
+    };
+  },
+
+  toJSON(message: DeltaPart): unknown {
+    const obj: any = {};
+    if (message.rule !== "") {
+      obj.rule = message.rule;
+    }
+    if (message.points !== 0) {
+      obj.points = Math.round(message.points);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<DeltaPart>): DeltaPart {
+    return DeltaPart.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<DeltaPart>): DeltaPart {
+    const message = createBaseDeltaPart();
+    message.rule = object.rule ?? "";
+    message.points = object.points ?? 0;
+    return message;
+  },
+};
+
+function createBaseRelationshipUpdated(): RelationshipUpdated {
+  return {
+    messageId: "",
+    aiFriendId: "",
+    previous: undefined,
+    next: undefined,
+    evidence: undefined,
+    rawDelta: 0,
+    delta: 0,
+    parts: [],
+    decayPoints: 0,
+    decayApplied: 0,
+    sessionStarted: false,
+    promotedFrom: "",
+    promotionBlockedBy: "",
+  };
+}
+
+export const RelationshipUpdated: MessageFns<RelationshipUpdated> = {
+  encode(message: RelationshipUpdated, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.messageId !== "") {
+      writer.uint32(10).string(message.messageId);
+    }
+    if (message.aiFriendId !== "") {
+      writer.uint32(18).string(message.aiFriendId);
+    }
+    if (message.previous !== undefined) {
+      RelationshipState.encode(message.previous, writer.uint32(26).fork()).join();
+    }
+    if (message.next !== undefined) {
+      RelationshipState.encode(message.next, writer.uint32(34).fork()).join();
+    }
+    if (message.evidence !== undefined) {
+      RelationshipEvidence.encode(message.evidence, writer.uint32(42).fork()).join();
+    }
+    if (message.rawDelta !== 0) {
+      writer.uint32(48).int32(message.rawDelta);
+    }
+    if (message.delta !== 0) {
+      writer.uint32(56).int32(message.delta);
+    }
+    for (const v of message.parts) {
+      DeltaPart.encode(v!, writer.uint32(66).fork()).join();
+    }
+    if (message.decayPoints !== 0) {
+      writer.uint32(72).uint32(message.decayPoints);
+    }
+    if (message.decayApplied !== 0) {
+      writer.uint32(80).int32(message.decayApplied);
+    }
+    if (message.sessionStarted !== false) {
+      writer.uint32(88).bool(message.sessionStarted);
+    }
+    if (message.promotedFrom !== "") {
+      writer.uint32(98).string(message.promotedFrom);
+    }
+    if (message.promotionBlockedBy !== "") {
+      writer.uint32(106).string(message.promotionBlockedBy);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RelationshipUpdated {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRelationshipUpdated();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.messageId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.aiFriendId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.previous = RelationshipState.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.next = RelationshipState.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.evidence = RelationshipEvidence.decode(reader, reader.uint32());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.rawDelta = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.delta = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.parts.push(DeltaPart.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.decayPoints = reader.uint32();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.decayApplied = reader.int32();
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.sessionStarted = reader.bool();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.promotedFrom = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.promotionBlockedBy = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RelationshipUpdated {
+    return {
+      messageId: isSet(object.messageId)
+        ? globalThis.String(object.messageId)
+        : isSet(object.message_id)
+        ? globalThis.String(object.message_id)
+        : "",
+      aiFriendId: isSet(object.aiFriendId)
+        ? globalThis.String(object.aiFriendId)
+        : isSet(object.ai_friend_id)
+        ? globalThis.String(object.ai_friend_id)
+        : "",
+      previous: isSet(object.previous) ? RelationshipState.fromJSON(object.previous) : undefined,
+      next: isSet(object.next) ? RelationshipState.fromJSON(object.next) : undefined,
+      evidence: isSet(object.evidence) ? RelationshipEvidence.fromJSON(object.evidence) : undefined,
+      rawDelta: isSet(object.rawDelta)
+        ? globalThis.Number(object.rawDelta)
+        : isSet(object.raw_delta)
+        ? globalThis.Number(object.raw_delta)
+        : 0,
+      delta: isSet(object.delta) ? globalThis.Number(object.delta) : 0,
+      parts: globalThis.Array.isArray(object?.parts) ? object.parts.map((e: any) => DeltaPart.fromJSON(e)) : [],
+      decayPoints: isSet(object.decayPoints)
+        ? globalThis.Number(object.decayPoints)
+        : isSet(object.decay_points)
+        ? globalThis.Number(object.decay_points)
+        : 0,
+      decayApplied: isSet(object.decayApplied)
+        ? globalThis.Number(object.decayApplied)
+        : isSet(object.decay_applied)
+        ? globalThis.Number(object.decay_applied)
+        : 0,
+      sessionStarted: isSet(object.sessionStarted)
+        ? globalThis.Boolean(object.sessionStarted)
+        : isSet(object.session_started)
+        ? globalThis.Boolean(object.session_started)
+        : false,
+      promotedFrom: isSet(object.promotedFrom)
+        ? globalThis.String(object.promotedFrom)
+        : isSet(object.promoted_from)
+        ? globalThis.String(object.promoted_from)
+        : "",
+      promotionBlockedBy: isSet(object.promotionBlockedBy)
+        ? globalThis.String(object.promotionBlockedBy)
+        : isSet(object.promotion_blocked_by)
+        ? globalThis.String(object.promotion_blocked_by)
+        : "",
+    };
+  },
+
+  toJSON(message: RelationshipUpdated): unknown {
+    const obj: any = {};
+    if (message.messageId !== "") {
+      obj.messageId = message.messageId;
+    }
+    if (message.aiFriendId !== "") {
+      obj.aiFriendId = message.aiFriendId;
+    }
+    if (message.previous !== undefined) {
+      obj.previous = RelationshipState.toJSON(message.previous);
+    }
+    if (message.next !== undefined) {
+      obj.next = RelationshipState.toJSON(message.next);
+    }
+    if (message.evidence !== undefined) {
+      obj.evidence = RelationshipEvidence.toJSON(message.evidence);
+    }
+    if (message.rawDelta !== 0) {
+      obj.rawDelta = Math.round(message.rawDelta);
+    }
+    if (message.delta !== 0) {
+      obj.delta = Math.round(message.delta);
+    }
+    if (message.parts?.length) {
+      obj.parts = message.parts.map((e) => DeltaPart.toJSON(e));
+    }
+    if (message.decayPoints !== 0) {
+      obj.decayPoints = Math.round(message.decayPoints);
+    }
+    if (message.decayApplied !== 0) {
+      obj.decayApplied = Math.round(message.decayApplied);
+    }
+    if (message.sessionStarted !== false) {
+      obj.sessionStarted = message.sessionStarted;
+    }
+    if (message.promotedFrom !== "") {
+      obj.promotedFrom = message.promotedFrom;
+    }
+    if (message.promotionBlockedBy !== "") {
+      obj.promotionBlockedBy = message.promotionBlockedBy;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RelationshipUpdated>): RelationshipUpdated {
+    return RelationshipUpdated.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RelationshipUpdated>): RelationshipUpdated {
+    const message = createBaseRelationshipUpdated();
+    message.messageId = object.messageId ?? "";
+    message.aiFriendId = object.aiFriendId ?? "";
+    message.previous = (object.previous !== undefined && object.previous !== null)
+      ? RelationshipState.fromPartial(object.previous)
+      : undefined;
+    message.next = (object.next !== undefined && object.next !== null)
+      ? RelationshipState.fromPartial(object.next)
+      : undefined;
+    message.evidence = (object.evidence !== undefined && object.evidence !== null)
+      ? RelationshipEvidence.fromPartial(object.evidence)
+      : undefined;
+    message.rawDelta = object.rawDelta ?? 0;
+    message.delta = object.delta ?? 0;
+    message.parts = object.parts?.map((e) => DeltaPart.fromPartial(e)) || [];
+    message.decayPoints = object.decayPoints ?? 0;
+    message.decayApplied = object.decayApplied ?? 0;
+    message.sessionStarted = object.sessionStarted ?? false;
+    message.promotedFrom = object.promotedFrom ?? "";
+    message.promotionBlockedBy = object.promotionBlockedBy ?? "";
+    return message;
+  },
+};
+
+function floatToJson(value: number | null | undefined): number | string | null | undefined {
+  return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
+}
+
 type Builtin = Date | Function | Uint8Array | string | number | boolean | bigint | undefined;
 
 export type DeepPartial<T> = T extends bigint ? string | number | bigint
@@ -1098,6 +3799,32 @@ export type DeepPartial<T> = T extends bigint ? string | number | bigint
   : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
   : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
   : Partial<T>;
+
+function toTimestamp(date: Date): Timestamp {
+  const seconds = BigInt(Math.trunc(date.getTime() / 1_000));
+  const nanos = (date.getTime() % 1_000) * 1_000_000;
+  return { seconds, nanos };
+}
+
+function fromTimestamp(t: Timestamp): Date {
+  let millis = (globalThis.Number(t.seconds.toString()) || 0) * 1_000;
+  millis += (t.nanos || 0) / 1_000_000;
+  return new globalThis.Date(millis);
+}
+
+function fromJsonTimestamp(o: any): Date {
+  if (o instanceof globalThis.Date) {
+    return o;
+  } else if (typeof o === "string") {
+    return new globalThis.Date(o);
+  } else {
+    return fromTimestamp(Timestamp.fromJSON(o));
+  }
+}
+
+function isObject(value: any): boolean {
+  return typeof value === "object" && value !== null;
+}
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

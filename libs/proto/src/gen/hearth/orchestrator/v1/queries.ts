@@ -6,7 +6,7 @@
 
 /* eslint-disable */
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
-import { PersonaAssigned } from "./events.js";
+import { PersonaAssigned, RelationshipState } from "./events.js";
 
 export const protobufPackage = "hearth.orchestrator.v1";
 
@@ -21,6 +21,20 @@ export interface GetPersonaRequest {
 export interface GetPersonaResponse {
   found: boolean;
   persona: PersonaAssigned | undefined;
+}
+
+/** GetRelationshipRequest: the relationship of one user with their companion. */
+export interface GetRelationshipRequest {
+  userId: string;
+}
+
+/**
+ * GetRelationshipResponse: the state as it reads now, with inactivity decay
+ * due so far applied (turn-pipeline §11.4); found is false before the first turn.
+ */
+export interface GetRelationshipResponse {
+  found: boolean;
+  state: RelationshipState | undefined;
 }
 
 function createBaseGetPersonaRequest(): GetPersonaRequest {
@@ -178,6 +192,166 @@ export const GetPersonaResponse: MessageFns<GetPersonaResponse> = {
     message.found = object.found ?? false;
     message.persona = (object.persona !== undefined && object.persona !== null)
       ? PersonaAssigned.fromPartial(object.persona)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGetRelationshipRequest(): GetRelationshipRequest {
+  return { userId: "" };
+}
+
+export const GetRelationshipRequest: MessageFns<GetRelationshipRequest> = {
+  encode(message: GetRelationshipRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetRelationshipRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetRelationshipRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetRelationshipRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetRelationshipRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetRelationshipRequest>): GetRelationshipRequest {
+    return GetRelationshipRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetRelationshipRequest>): GetRelationshipRequest {
+    const message = createBaseGetRelationshipRequest();
+    message.userId = object.userId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetRelationshipResponse(): GetRelationshipResponse {
+  return { found: false, state: undefined };
+}
+
+export const GetRelationshipResponse: MessageFns<GetRelationshipResponse> = {
+  encode(message: GetRelationshipResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.found !== false) {
+      writer.uint32(8).bool(message.found);
+    }
+    if (message.state !== undefined) {
+      RelationshipState.encode(message.state, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetRelationshipResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetRelationshipResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.found = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.state = RelationshipState.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetRelationshipResponse {
+    return {
+      found: isSet(object.found) ? globalThis.Boolean(object.found) : false,
+      state: isSet(object.state) ? RelationshipState.fromJSON(object.state) : undefined,
+    };
+  },
+
+  toJSON(message: GetRelationshipResponse): unknown {
+    const obj: any = {};
+    if (message.found !== false) {
+      obj.found = message.found;
+    }
+    if (message.state !== undefined) {
+      obj.state = RelationshipState.toJSON(message.state);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetRelationshipResponse>): GetRelationshipResponse {
+    return GetRelationshipResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetRelationshipResponse>): GetRelationshipResponse {
+    const message = createBaseGetRelationshipResponse();
+    message.found = object.found ?? false;
+    message.state = (object.state !== undefined && object.state !== null)
+      ? RelationshipState.fromPartial(object.state)
       : undefined;
     return message;
   },
