@@ -28,8 +28,40 @@ export interface PersonasTable {
   window_combo_count: Generated<number>;
 }
 
+/** RelationshipState per user and companion (turn-pipeline §2.5). */
+export interface RelationshipsTable {
+  user_id: string;
+  ai_friend_id: string;
+  stage: string;
+  rapport_score: number;
+  sessions_count: number;
+  last_interaction_at: Date | null;
+  last_session_at: Date | null;
+  last_stage_promotion_at: Date | null;
+  session_disengaged: number;
+  updated_at: Date;
+}
+
+/** One assistant reply and what the gates and §2.8 need of its turn. */
+export interface DialogueTable {
+  assistant_message_id: string;
+  user_id: string;
+  conversation_id: string;
+  user_message_id: string;
+  source: string;
+  assistant_text: string;
+  opener_norm: string;
+  asked_question: boolean;
+  surfaced_memory_ids: string[];
+  user_initiated_topics: string[];
+  created_at: Date;
+  event_seq: string | number | bigint;
+}
+
 /** The orchestrator's schema. */
 export interface OrchestratorDb {
   profiles: ProfilesTable;
   personas: PersonasTable;
+  relationships: RelationshipsTable;
+  dialogue: DialogueTable;
 }
