@@ -24,12 +24,14 @@ export async function appendDecided(
     const last = await bus.lastOnSubject(service, key);
     const drafts = await decide(last);
     if (drafts.length === 0) return [];
-    if (last && drafts.some((d) => d.id === last.id)) {
-      // Already appended by an earlier try: report what is there.
-      return drafts.map((d) => ({ id: d.id, seq: d.id === last.id ? last.seq : 0, duplicate: true }));
-    }
+    const reached = last ? drafts.findIndex((d) => d.id === last.id) : -1;
+    // An earlier try got up to drafts[reached] onto the subject (a crash or a
+    // failed publish between two events of one decision): append only the rest.
+    const done = drafts.slice(0, reached + 1).map((d) => ({ id: d.id, seq: d.id === last?.id ? last.seq : 0, duplicate: true }));
+    const rest = drafts.slice(reached + 1);
+    if (rest.length === 0) return done;
     try {
-      return await bus.append(service, key, drafts, last?.seq ?? 0);
+      return [...done, ...(await bus.append(service, key, rest, last?.seq ?? 0))];
     } catch (err) {
       if (!(err instanceof AppendConflictError)) throw err;
       lastErr = err;

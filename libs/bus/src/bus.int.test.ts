@@ -293,6 +293,26 @@ describe('Bus against a real NATS server', () => {
         await cleanupNamespace(url, shortNs);
       }
     });
+    it('appends the rest of a decision whose first events an earlier try already appended', async () => {
+      const user = randomUUID();
+      const decision = [note(user, 'one', { id: randomUUID() }), note(user, 'two', { id: randomUUID() }), note(user, 'three', { id: randomUUID() })];
+      // An earlier try stopped after the first event (a crash between publishes).
+      const [first] = await bus.append('orchestrator', user, decision.slice(0, 1), 0);
+
+      const results = await appendDecided(bus, 'orchestrator', user, () => decision);
+
+      const chain = await collect(bus.read('orchestrator', { key: user }));
+      expect(chain.map((e) => e.id)).toEqual(decision.map((d) => d.id));
+      expect(results.map((r) => [r.id, r.duplicate])).toEqual([
+        [decision[0]!.id, true],
+        [decision[1]!.id, false],
+        [decision[2]!.id, false],
+      ]);
+      expect(results[0]!.seq).toBe(first!.seq);
+      // And once all are there, deciding again appends nothing.
+      expect((await appendDecided(bus, 'orchestrator', user, () => decision)).every((r) => r.duplicate)).toBe(true);
+      expect(await collect(bus.read('orchestrator', { key: user }))).toHaveLength(3);
+    });
   });
 
   describe('read and lastOnSubject', () => {
