@@ -27,6 +27,7 @@ export const migration: Migration = {
       .addColumn('conversation_id', 'uuid', (c) => c.notNull())
       .addColumn('user_message_id', 'uuid', (c) => c.notNull())
       .addColumn('source', 'text', (c) => c.notNull())
+      .addColumn('user_text', 'text', (c) => c.notNull())
       .addColumn('assistant_text', 'text', (c) => c.notNull())
       .addColumn('opener_norm', 'text', (c) => c.notNull())
       .addColumn('asked_question', 'boolean', (c) => c.notNull())

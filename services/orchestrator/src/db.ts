@@ -49,6 +49,7 @@ export interface DialogueTable {
   conversation_id: string;
   user_message_id: string;
   source: string;
+  user_text: string;
   assistant_text: string;
   opener_norm: string;
   asked_question: boolean;

@@ -1,85 +1,256 @@
-import type { StableStyle } from '../personas/assign.js';
+import { intimacyGate, lexiconGate, quirksGate } from '../gates/index.js';
+import type { Tone } from '../turn/constraints.js';
+import { topicPhrase, type OutlineItem, type PlannedMemory, type ResponsePlan } from '../turn/plan.js';
 
-export interface ReplyInput {
-  pipeline: string;
-  userText: string;
+/**
+ * The offline provider (ARCHITECTURE "LLM: … otherwise an offline provider"): a
+ * template responder that renders a ResponsePlan in the persona's style. Pure:
+ * the same plan and seed give the same text, and the seed is recorded.
+ */
+export interface RenderInput {
+  plan: ResponsePlan;
   preferredName: string;
-  style: StableStyle | null;
-  /** Recorded seed that picks among phrasings. */
+  /** The memories the plan chose (plan.memoryIds), for callbacks. */
+  memories: readonly PlannedMemory[];
+  /** The persona's hint tokens (§2.3), used as interjections when the gates allow them. */
+  hintTokens: readonly string[];
   seed: number;
-  /** The router's safety verdict (turn-pipeline §6.2); ALLOW when absent. */
-  safetyPolicy?: string;
-  /** Self-harm intent: reply with the crisis-safe text. */
-  crisisSafe?: boolean;
+  /** A rewrite (§10): start with a different structure, and shorter. */
+  rewrite?: boolean;
 }
 
-/** Onboarding instruction for a CREATED user (turn-pipeline §6.1, §6.1.1). */
-export const FINISH_ONBOARDING_TEXT =
-  "I'd love to chat! First, please complete onboarding (PUT /v1/me/onboarding) so I can get to know you.";
-
-/**
- * §4.1.2 step 5: onboarding could not complete on this message; say what is
- * missing. The persona is the usual one: it is assigned moments after the
- * answers, so a retry shortly after succeeds.
- */
-export function onboardingIncompleteText(missing: readonly string[]): string {
-  const answers = missing.filter((m) => m !== 'persona');
-  const parts: string[] = [];
-  if (answers.length > 0) parts.push(`your onboarding answers are missing ${answers.join(', ')} (PUT /v1/me/onboarding)`);
-  if (missing.includes('persona') || parts.length === 0) parts.push("I'm still getting ready to meet you; send your message again in a moment");
-  return `Almost there! Before we chat, ${parts.join(', and ')}.`;
+export interface RenderedReply {
+  text: string;
+  surfacedMemoryIds: string[];
 }
 
-const OPENERS: Record<string, string[]> = {
-  ONBOARDING_CHAT: ['Hi {name}, so glad you are here.', 'Hey {name}! Nice to finally meet you.', 'Hello {name}, welcome.'],
-  FRIEND_CHAT: ['I hear you, {name}.', 'Got it.', 'Oh, tell me more.', 'That makes sense.'],
-  EMOTIONAL_SUPPORT: ["I'm here with you, {name}.", "That sounds really hard. I'm listening."],
-  INFO_QA: ['Good question.', "Here's what I know."],
+const ACK: Readonly<Record<Tone, readonly string[]>> = {
+  supportive: [
+    "I'm really glad you told me",
+    'That sounds like a lot to carry',
+    'Thank you for trusting me with this',
+    'That is a heavy one',
+    'I can hear how much this matters to you',
+  ],
+  calm: ['Got it', 'I see what you mean', "Okay, I'm following you", 'That makes sense to me', 'Right, I hear you', 'Okay'],
+  playful: ['Oh, now this is interesting', "Okay, I like where this is going", 'Ha, I did not see that coming', 'Well, look at you', 'Oh nice'],
+  blunt: ['Fair enough', "Okay, here's my honest take", "Right, let's be real", 'Noted', 'Makes sense'],
 };
 
-/** A refusal that keeps the door open (§6.2); hate gets a soft decline, the rest a firm one. */
-export const REFUSAL_TEXT: Readonly<Record<'HARD_REFUSE' | 'SOFT_REFUSE', string>> = {
-  HARD_REFUSE: "That's not something I can talk about. I'm still here for anything else on your mind.",
-  SOFT_REFUSE: "I'd rather not go there, but I'm happy to keep talking about what's going on with you.",
+const SENTENCES: Readonly<Record<Exclude<OutlineItem['kind'], 'callback'>, readonly string[]>> = {
+  welcome: ["Hi {name}, I'm so glad you're here", "Hey {name}, it's really nice to meet you", 'Hello {name}, welcome'],
+  invite: ['Tell me a little about yourself whenever you like', "I'd love to hear what your days usually look like"],
+  validate: [
+    "What you're feeling makes complete sense",
+    "It's okay to feel this way, you don't have to fix it now",
+    'Anyone would feel worn down by that',
+    'That would be hard for anyone',
+  ],
+  presence: [
+    "I'm here, and we can take this one step at a time",
+    "We don't have to rush anything, we can just sit with it",
+    "I'm listening, take all the time you need",
+  ],
+  react: [
+    'It sounds like {about} has been on your mind',
+    'I like hearing about {about}',
+    'Thanks for filling me in on {about}',
+    "I've been curious how {about} is going for you",
+    "There's a lot in {about} worth talking through",
+  ],
+  share: [
+    'Small moments like this say a lot about a day',
+    "I'd probably feel the same way in your shoes",
+    "It's the kind of thing that stays with me afterwards",
+    "Some days are just like that, and that's okay",
+    "I'm glad it's something you can talk about",
+  ],
+  answer: ["That's a good question, and I want to give you a straight answer", 'Here is what I can say from what I know'],
+  uncertain: ["I'm not fully sure without looking it up, so please double-check the details", 'I might be missing something, so treat this as a starting point'],
+  respond_only: ["I'll keep to just what you asked about {about}"],
 };
 
-/**
- * Crisis-safe reply for self-harm intent (§6.2): take it seriously, stay
- * present, point to immediate human help; no advice on means, no judgement.
- */
-export const CRISIS_SAFE_TEXT =
-  "I'm really glad you told me, {name}, and I'm taking this seriously. You deserve support right now from someone who can be there in person. " +
-  'If you might act on these thoughts or are in danger, please call your local emergency number now, or reach a crisis line (988 in the US, 109 in Korea). ' +
-  "I'm here with you. Are you safe right now?";
+const QUESTIONS: Readonly<Record<string, readonly string[]>> = {
+  support: ['What would help most right now?', 'Do you want to talk it through, or just vent for a bit?', "What's the hardest part of it for you?"],
+  welcome: ['What do you enjoy doing when you have free time?', "What's something that made you smile recently?"],
+  open: ["What's been the best part of {about} so far?", 'How are you feeling about {about} right now?', "What's next for you with {about}?", 'What made you think of that today?'],
+};
 
-const FOLLOW_UPS = [
-  'What has your day been like so far?',
-  'What is on your mind right now?',
-  'How are you feeling about it?',
-  'What would make today a bit better?',
+// Clauses that lengthen a sentence for the medium and long bands (§10.5) without
+// changing what it says.
+const EXTENSIONS = [
+  ', and I mean that',
+  ' when I really think about it',
+  ', at least from where I am sitting',
+  ', especially with everything else going on',
+  ', so there is no rush with any of it',
+  ' in a way that feels honest to me',
 ];
 
-const EMOJI = ['🙂', '✨', '😊'];
+const QUESTION_EXTENSIONS = [', even just a little bit', ' if you feel like sharing', ' when you think about it now', ', looking at the bigger picture'];
+
+const EMOJI: Readonly<Record<Tone, readonly string[]>> = {
+  supportive: ['🤍', '🫶'],
+  calm: ['🙂', '🌿'],
+  playful: ['😄', '✨'],
+  blunt: ['👍', '🙂'],
+};
+
+/** Words per sentence the renderer aims for, by msg_length_pref (inside the §10.5 bands). */
+const WORD_TARGET: Readonly<Record<string, number>> = { short: 0, medium: 12, long: 17 };
+
+function pick<T>(list: readonly T[], seed: number, salt: number): T {
+  return list[(seed + salt * 7919) % list.length >>> 0]!;
+}
+
+function words(s: string): number {
+  return s.split(/\s+/).filter(Boolean).length;
+}
+
+function capitalize(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** Lowercases the first letter for use mid-sentence, except the pronoun I. */
+function lowerFirst(s: string): string {
+  return /^I\b/.test(s) ? s : s.charAt(0).toLowerCase() + s.slice(1);
+}
+
+/** Lengthens a sentence (no final punctuation) until it reaches `target` words. */
+function lengthen(sentence: string, target: number, seed: number, clauses: readonly string[]): string {
+  let out = sentence;
+  for (let i = 0; words(out) < target && i < clauses.length; i++) out += clauses[(seed + i) % clauses.length];
+  return out;
+}
+
+function memoryPhrase(m: PlannedMemory): string {
+  const value = m.value.replace(/^(like|dislike)\|/, '').replace(/_/g, ' ');
+  if (m.value.startsWith('dislike|')) return `I remember you're not a fan of ${value}`;
+  if (m.type === 'PREFERENCE') return `I remember you like ${value}`;
+  const key = m.key.replace(/^[a-z]+:/, '').replace(/_/g, ' ');
+  return `I remember your ${key} is ${value}`;
+}
 
 /**
- * The template responder used when no LLM is configured: renders a short reply
- * for the pipeline in the persona's style, varied by the recorded seed. Pure,
- * so the same inputs always give the same text.
+ * Renders the plan: an ack (merged into the first sentence outside the short
+ * band), one sentence per outline item, the follow-up question, then emoji and
+ * the persona's punctuation quirks. Only the user-initiated topic is named.
  */
-export function renderOfflineReply(input: ReplyInput): string {
-  if (input.crisisSafe) return CRISIS_SAFE_TEXT.replace('{name}', input.preferredName || 'friend');
-  if (input.safetyPolicy === 'HARD_REFUSE' || input.safetyPolicy === 'SOFT_REFUSE') return REFUSAL_TEXT[input.safetyPolicy];
-  const openers = OPENERS[input.pipeline] ?? OPENERS.FRIEND_CHAT!;
-  const name = input.preferredName || 'friend';
-  let text = openers[input.seed % openers.length]!.replace('{name}', name);
-  const style = input.style;
-  const wantsQuestion = input.pipeline !== 'INFO_QA' && (style?.followup_question_rate === 'medium' || input.seed % 2 === 0);
-  if (input.pipeline === 'ONBOARDING_CHAT') {
-    text += ' Tell me a little about yourself whenever you like.';
-  } else if (wantsQuestion) {
-    text += ' ' + FOLLOW_UPS[(input.seed >>> 3) % FOLLOW_UPS.length]!;
+export function renderPlan(input: RenderInput): RenderedReply {
+  const { plan, seed } = input;
+  const c = plan.constraints;
+  const band = c.msgLengthPref;
+  const target = WORD_TARGET[band] ?? 12;
+  const about = plan.userInitiatedTopics.find((t) => !c.tabooTopics.includes(t) && !plan.respondOnlyTopics.includes(t));
+  const fill = (s: string) => s.replace('{name}', input.preferredName || 'friend').replace('{about}', about ? topicPhrase(about) : 'what you shared');
+  const surfaced: string[] = [];
+  const body: string[] = [];
+  let items = plan.outline;
+  if (input.rewrite) items = [...items].reverse();
+  for (const [i, item] of items.entries()) {
+    if (item.kind === 'callback') {
+      const m = input.memories.find((x) => x.memoryId === item.memoryId);
+      if (!m) continue;
+      body.push(memoryPhrase(m));
+      surfaced.push(m.memoryId);
+      continue;
+    }
+    body.push(fill(pick(SENTENCES[item.kind], seed, i + 1)));
   }
-  if (style?.lexicon_bias === 'internet_shorthand' || style?.punctuation_quirks.includes('lowercase')) text = text.toLowerCase();
-  if (style?.emoji_freq === 'light' || style?.emoji_freq === 'frequent') text += ' ' + EMOJI[(input.seed >>> 5) % EMOJI.length]!;
-  return text;
+  let ack = plan.ackStyle === 'brief' && !input.rewrite ? pick(ACK[plan.emotionalTone], seed, 0) : '';
+  const hint = usableHint(input, seed);
+  if (hint && ack) ack = `${hint}, ${lowerFirst(ack)}`;
+  const question = plan.followupQuestion ? fill(pick(QUESTIONS[questionKind(plan)]!, seed, 5)) : '';
+  if (band === 'short') {
+    // At most 3 sentences (§10.5): the ack, the question, and what fits of the body, callbacks first.
+    const room = Math.max(1, 3 - (ack ? 1 : 0) - (question ? 1 : 0) - (input.rewrite ? 1 : 0));
+    const callbacks = body.filter((_, i) => items[i]?.kind === 'callback');
+    const rest = body.filter((_, i) => items[i]?.kind !== 'callback');
+    body.splice(0, body.length, ...[...callbacks, ...rest].slice(0, room));
+  }
+  const sentences: string[] = [];
+  if (ack && band === 'short') sentences.push(capitalize(ack));
+  else if (ack && body.length > 0) body[0] = `${capitalize(ack)}, ${lowerFirst(body[0]!)}`;
+  sentences.push(...body.map(capitalize));
+  if (band === 'long' && sentences.length + (question ? 1 : 0) < 3) sentences.push(pick(SENTENCES.share, seed, 9));
+  const lengthened = sentences.map((s, i) => (target ? lengthen(s, target, seed + i, EXTENSIONS) : s) + '.');
+  if (question) lengthened.push(target ? lengthen(question.slice(0, -1), target, seed + 3, QUESTION_EXTENSIONS) + '?' : question);
+  let text = applyQuirks(lengthened, c.allowedQuirks, seed).join(' ');
+  const emoji = emojiCount(c.emojiMin, c.emojiMax, seed);
+  if (emoji > 0) text += ' ' + Array.from({ length: emoji }, (_, i) => pick(EMOJI[plan.emotionalTone], seed, i)).join('');
+  if (c.allowedQuirks.includes('lowercase')) text = text.toLowerCase();
+  return { text, surfacedMemoryIds: surfaced };
+}
+
+function questionKind(plan: ResponsePlan): string {
+  if (plan.followupQuestion.startsWith('ask gently')) return 'support';
+  if (plan.followupQuestion.startsWith('ask what they enjoy')) return 'welcome';
+  return 'open';
+}
+
+/** A hint token the persona's own gates allow at this stage (a warm hint waits for a later stage). */
+function usableHint(input: RenderInput, seed: number): string {
+  if (input.hintTokens.length === 0 || seed % 3 === 0) return '';
+  const c = input.plan.constraints;
+  const token = pick(input.hintTokens, seed, 11);
+  const probe = `${capitalize(token)}, okay.`;
+  const fits =
+    intimacyGate(probe, c.intimacyStage).pass && lexiconGate(probe, c.lexiconBias).pass && quirksGate(probe, c.allowedQuirks).pass;
+  return fits ? capitalize(token) : '';
+}
+
+/** The emoji count, inside the band: light sometimes adds one, frequent one or two. */
+function emojiCount(min: number, max: number, seed: number): number {
+  if (max === 0) return 0;
+  const upper = Math.min(max, 2);
+  return min + ((seed >>> 4) % (upper - min + 1));
+}
+
+/** The persona's punctuation quirks (§2.3), each used at most once per reply. */
+function applyQuirks(sentences: string[], quirks: readonly string[], seed: number): string[] {
+  const out = [...sentences];
+  const firstStatement = out.findIndex((s) => s.endsWith('.'));
+  if (firstStatement >= 0) {
+    const s = out[firstStatement]!;
+    if (quirks.includes('!!')) out[firstStatement] = s.slice(0, -1) + '!!';
+    else if (quirks.includes('!')) out[firstStatement] = s.slice(0, -1) + '!';
+    else if (quirks.includes('...')) out[firstStatement] = s.slice(0, -1) + '...';
+  }
+  if (quirks.includes('~')) {
+    // "~" is no sentence delimiter (§10.5): it takes a comma's place, or ends the reply.
+    const withComma = out.findIndex((s) => s.includes(', '));
+    if (withComma >= 0) out[withComma] = out[withComma]!.replace(', ', '~ ');
+    else if (out.at(-1)!.endsWith('.')) out[out.length - 1] = out.at(-1)!.slice(0, -1) + '~';
+  }
+  if (quirks.includes('()')) {
+    const i = out.findLastIndex((s) => !s.endsWith('?'));
+    const s = out[Math.max(0, i)]!;
+    const end = s.endsWith('...') ? 3 : 1;
+    out[Math.max(0, i)] = `${s.slice(0, -end)} (${seed % 2 ? 'for what it is worth' : 'just saying'})${s.slice(-end)}`;
+  }
+  return out;
+}
+
+/**
+ * §10 "fall back to a safe, shorter response": neutral, inside the persona's
+ * sentence and emoji bands, surfacing no memory and naming no topic.
+ */
+export function fallbackReply(plan: ResponsePlan): RenderedReply {
+  const c = plan.constraints;
+  const lines: Record<string, string[]> = {
+    short: ["I'm here with you.", 'Tell me more when you want to.'],
+    medium: [
+      "I'm here with you, and I'm listening to every part of what you said.",
+      'Tell me more about it whenever you feel ready to share it with me.',
+    ],
+    long: [
+      "I'm here with you, and I'm really listening to every part of what you have told me today.",
+      'There is no pressure to say anything more than you want to, and we can go at your pace.',
+      'Tell me more about it whenever you feel ready, and we can take it one small piece at a time.',
+    ],
+  };
+  let text = (lines[c.msgLengthPref] ?? lines.medium!).join(' ');
+  if (c.emojiMin > 0) text += ' 🙂';
+  if (c.allowedQuirks.includes('lowercase')) text = text.toLowerCase();
+  return { text, surfacedMemoryIds: [] };
 }

@@ -1,52 +1,123 @@
-import { onboardingIncompleteText, REFUSAL_TEXT, renderOfflineReply } from './offline.js';
+import { STAGES } from '../config.js';
+import { evaluateReply, type GateVerdict } from '../gates/index.js';
+import { styleOf } from '../personas/assign.js';
+import { PERSONA_LIBRARY } from '../personas/library.js';
+import { personaConstraints } from '../turn/constraints.js';
+import { planResponse, type PlannedMemory } from '../turn/plan.js';
+import { fallbackReply, renderPlan } from './offline.js';
 
-const style = {
-  msg_length_pref: 'short',
-  emoji_freq: 'none',
-  humor_mode: 'none',
-  directness_level: 'soft' as const,
-  followup_question_rate: 'low' as const,
-  lexicon_bias: 'clean',
-  punctuation_quirks: [],
-};
+const PIPELINES = ['FRIEND_CHAT', 'EMOTIONAL_SUPPORT', 'INFO_QA', 'ONBOARDING_CHAT'] as const;
+
+function planFor(t: (typeof PERSONA_LIBRARY)[number], stage: (typeof STAGES)[number], pipeline: string, opts: { topics?: string[]; memories?: PlannedMemory[]; recall?: boolean } = {}) {
+  const style = styleOf(t);
+  const constraints = personaConstraints({
+    style,
+    template: t,
+    stage,
+    suppressedTopics: [],
+    initiatedNow: opts.topics ?? [],
+    initiatedRecent: opts.topics ?? [],
+    previousAskedQuestion: false,
+  });
+  const plan = planResponse({
+    pipeline,
+    source: 'chat',
+    isQuestion: pipeline === 'INFO_QA',
+    emotion: pipeline === 'EMOTIONAL_SUPPORT' ? { valence: -0.7, intensity: 0.8, tags: ['strong_negative'] } : { valence: 0, intensity: 0, tags: [] },
+    constraints,
+    initiatedNow: opts.topics ?? [],
+    initiatedRecent: opts.topics ?? [],
+    suppressedTopics: [],
+    userTokens: ['sushi', 'work'],
+    memories: opts.memories ?? [],
+    recallAsked: opts.recall ?? false,
+    directness: style.directness_level,
+  });
+  return { style, plan };
+}
+
+function personaFailures(verdicts: GateVerdict[]): string[] {
+  return verdicts.filter((v) => !v.pass).map((v) => `${v.gate}: ${v.detail}`);
+}
 
 describe('offline template responder', () => {
-  it('is a pure function of its inputs', () => {
-    const input = { pipeline: 'FRIEND_CHAT', userText: 'hi', preferredName: 'Mina', style, seed: 42 };
-    expect(renderOfflineReply(input)).toBe(renderOfflineReply({ ...input }));
+  it('is a pure function of plan and seed', () => {
+    const { plan } = planFor(PERSONA_LIBRARY[0]!, 'STRANGER', 'FRIEND_CHAT');
+    const input = { plan, preferredName: 'Mina', memories: [], hintTokens: ['mm'], seed: 42 };
+    expect(renderPlan(input)).toEqual(renderPlan({ ...input }));
+    expect(renderPlan({ ...input, seed: 43 }).text).not.toBe(renderPlan(input).text);
   });
 
   it('greets an onboarding user by name', () => {
-    const text = renderOfflineReply({ pipeline: 'ONBOARDING_CHAT', userText: 'hello', preferredName: 'Mina', style, seed: 1 });
-    expect(text).toContain('Mina');
+    const { plan } = planFor(PERSONA_LIBRARY[0]!, 'STRANGER', 'ONBOARDING_CHAT');
+    expect(renderPlan({ plan, preferredName: 'Mina', memories: [], hintTokens: [], seed: 1 }).text).toContain('Mina');
   });
 
-  it('uses no emoji for a persona without emoji and some for a frequent one', () => {
-    const none = renderOfflineReply({ pipeline: 'FRIEND_CHAT', userText: 'x', preferredName: 'A', style, seed: 7 });
-    expect(none).not.toMatch(/\p{Extended_Pictographic}/u);
-    const lots = renderOfflineReply({ pipeline: 'FRIEND_CHAT', userText: 'x', preferredName: 'A', style: { ...style, emoji_freq: 'frequent' }, seed: 7 });
-    expect(lots).toMatch(/\p{Extended_Pictographic}/u);
+  it('renders every template, stage and pipeline inside the persona gates, draft and rewrite alike (§10.4, §10.5, lexicon, quirks, intimacy)', () => {
+    const failures: string[] = [];
+    for (const t of PERSONA_LIBRARY) {
+      for (const stage of STAGES) {
+        for (const pipeline of PIPELINES) {
+          const { style, plan } = planFor(t, stage, pipeline, { topics: pipeline === 'FRIEND_CHAT' ? ['WORK_SCHOOL'] : [] });
+          for (let seed = 0; seed < 40; seed++) {
+            for (const rewrite of [false, true]) {
+              const r = renderPlan({ plan, preferredName: 'Mina', memories: [], hintTokens: t.lexicon_bias.hint_tokens, seed, rewrite });
+              const v = evaluateReply({
+                text: r.text,
+                style,
+                stage,
+                source: 'chat',
+                surfaced: [],
+                recallAsked: false,
+                userInitiated: ['WORK_SCHOOL'],
+                initiatedRecent: ['WORK_SCHOOL'],
+                suppressedTopics: [],
+                tabooSoftBounds: t.taboo_soft_bounds,
+                recentAssistant: [],
+              });
+              for (const f of personaFailures(v)) failures.push(`${t.template_id} ${stage} ${pipeline} seed ${seed}${rewrite ? ' rewrite' : ''}: ${f} — ${r.text}`);
+            }
+          }
+        }
+      }
+    }
+    expect(failures.slice(0, 10)).toEqual([]);
   });
 
-  it('answers a refusal with the refusal text for its safety policy, whatever the pipeline', () => {
-    for (const policy of ['HARD_REFUSE', 'SOFT_REFUSE'] as const) {
-      const text = renderOfflineReply({ pipeline: 'REFUSAL', userText: 'x', preferredName: 'A', style, seed: 3, safetyPolicy: policy });
-      expect(text).toBe(REFUSAL_TEXT[policy]);
+  it('keeps the fallback inside every persona band too, surfacing nothing', () => {
+    for (const t of PERSONA_LIBRARY) {
+      const { style, plan } = planFor(t, 'STRANGER', 'FRIEND_CHAT');
+      const fb = fallbackReply(plan);
+      expect(fb.surfacedMemoryIds).toEqual([]);
+      const v = evaluateReply({
+        text: fb.text,
+        style,
+        stage: 'STRANGER',
+        source: 'chat',
+        surfaced: [],
+        recallAsked: false,
+        userInitiated: [],
+        initiatedRecent: [],
+        suppressedTopics: [],
+        tabooSoftBounds: t.taboo_soft_bounds,
+        recentAssistant: [],
+      });
+      expect(personaFailures(v)).toEqual([]);
     }
   });
 
-  it('answers self-harm intent with the crisis-safe text: by name, pointing to immediate human help', () => {
-    const text = renderOfflineReply({ pipeline: 'EMOTIONAL_SUPPORT', userText: 'x', preferredName: 'Mina', style, seed: 3, safetyPolicy: 'ALLOW', crisisSafe: true });
-    expect(text).toContain('Mina');
-    expect(text).toMatch(/emergency number/);
-    expect(text).toMatch(/crisis line/);
-  });
-
-  it('says what is missing when onboarding cannot complete (§4.1.2 step 5)', () => {
-    expect(onboardingIncompleteText(['persona'])).toMatch(/getting ready to meet you; send your message again/);
-    const answers = onboardingIncompleteText(['age_band', 'persona']);
-    expect(answers).toContain('missing age_band (PUT /v1/me/onboarding)');
-    expect(answers).toMatch(/getting ready/);
-    expect(onboardingIncompleteText(['age_band'])).not.toMatch(/getting ready/);
+  it('names only the user-initiated topic, and calls back the memories the plan chose, surfacing their ids', () => {
+    const memories: PlannedMemory[] = [
+      { memoryId: 'm1', type: 'PREFERENCE', key: 'pref:food', value: 'like|sushi', confidence: 0.8, topicIds: [], sensitive: false },
+      { memoryId: 'm2', type: 'FACT', key: 'fact:occupation', value: 'nurse', confidence: 0.8, topicIds: ['WORK_SCHOOL'], sensitive: false },
+      { memoryId: 'm3', type: 'FACT', key: 'fact:pet_name', value: 'bori', confidence: 0.8, topicIds: [], sensitive: false },
+    ];
+    const { plan } = planFor(PERSONA_LIBRARY[0]!, 'FRIEND', 'FRIEND_CHAT', { topics: ['WORK_SCHOOL'], memories });
+    // §10.1: at most 2 unless recall was asked; m3 is not touched by the message.
+    expect(plan.memoryIds).toEqual(['m1', 'm2']);
+    const r = renderPlan({ plan, preferredName: 'Mina', memories: memories.filter((m) => plan.memoryIds.includes(m.memoryId)), hintTokens: [], seed: 5 });
+    expect(r.surfacedMemoryIds).toEqual(['m1', 'm2']);
+    expect(r.text).toMatch(/sushi/);
+    expect(r.text).toMatch(/nurse/);
   });
 });

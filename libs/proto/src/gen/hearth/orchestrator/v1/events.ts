@@ -206,6 +206,11 @@ export interface TurnCompleted {
   openerNorm: string;
   /** The relationship stage the reply was written for. */
   relationshipStage: string;
+  /**
+   * The user's message this replies to ("" for a retention turn), so the
+   * orchestrator's own log holds the conversation its prompts quote.
+   */
+  userText: string;
 }
 
 /**
@@ -2514,6 +2519,7 @@ function createBaseTurnCompleted(): TurnCompleted {
     emotion: undefined,
     openerNorm: "",
     relationshipStage: "",
+    userText: "",
   };
 }
 
@@ -2566,6 +2572,9 @@ export const TurnCompleted: MessageFns<TurnCompleted> = {
     }
     if (message.relationshipStage !== "") {
       writer.uint32(130).string(message.relationshipStage);
+    }
+    if (message.userText !== "") {
+      writer.uint32(138).string(message.userText);
     }
     return writer;
   },
@@ -2711,6 +2720,14 @@ export const TurnCompleted: MessageFns<TurnCompleted> = {
             message.relationshipStage = reader.string();
             continue;
           }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.userText = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2773,6 +2790,11 @@ export const TurnCompleted: MessageFns<TurnCompleted> = {
         : isSet(object.relationship_stage)
         ? globalThis.String(object.relationship_stage)
         : "",
+      userText: isSet(object.userText)
+        ? globalThis.String(object.userText)
+        : isSet(object.user_text)
+        ? globalThis.String(object.user_text)
+        : "",
     };
   },
 
@@ -2826,6 +2848,9 @@ export const TurnCompleted: MessageFns<TurnCompleted> = {
     if (message.relationshipStage !== "") {
       obj.relationshipStage = message.relationshipStage;
     }
+    if (message.userText !== "") {
+      obj.userText = message.userText;
+    }
     return obj;
   },
 
@@ -2858,6 +2883,7 @@ export const TurnCompleted: MessageFns<TurnCompleted> = {
       : undefined;
     message.openerNorm = object.openerNorm ?? "";
     message.relationshipStage = object.relationshipStage ?? "";
+    message.userText = object.userText ?? "";
     return message;
   },
 };

@@ -1,0 +1,167 @@
+import { GATES } from '../config.js';
+import type { PersonaConstraints, Tone } from './constraints.js';
+
+/** A memory the turn loaded, with what the planner needs to decide whether to use it. */
+export interface PlannedMemory {
+  memoryId: string;
+  type: string;
+  key: string;
+  value: string;
+  confidence: number;
+  topicIds: string[];
+  /** §14.6: sensitive unless its sensitive topic is user-initiated this turn. */
+  sensitive: boolean;
+}
+
+export type OutlineKind = 'welcome' | 'validate' | 'presence' | 'react' | 'share' | 'answer' | 'uncertain' | 'callback' | 'respond_only' | 'invite';
+
+export interface OutlineItem {
+  kind: OutlineKind;
+  detail: string;
+  /** For `callback`: the memory it uses. */
+  memoryId?: string;
+}
+
+/** The ResponsePlan of turn-pipeline §8.1. */
+export interface ResponsePlan {
+  ackStyle: 'brief' | 'none';
+  outline: OutlineItem[];
+  /** A directive for the one follow-up question, or '' for none. */
+  followupQuestion: string;
+  emotionalTone: Tone;
+  tabooGuard: string[];
+  constraints: PersonaConstraints;
+  userInitiatedTopics: string[];
+  recentInitiatedTopics: string[];
+  respondOnlyTopics: string[];
+  memoryIds: string[];
+  recallAsked: boolean;
+}
+
+export interface PlanInput {
+  pipeline: string;
+  source: 'chat' | 'retention';
+  /** The user's message contains a question mark. */
+  isQuestion: boolean;
+  emotion: { valence: number; intensity: number; tags: readonly string[] };
+  constraints: PersonaConstraints;
+  initiatedNow: readonly string[];
+  initiatedRecent: readonly string[];
+  suppressedTopics: readonly string[];
+  /** Words of the user's message (norm_no_punct tokens), to find the memories it touches. */
+  userTokens: readonly string[];
+  memories: readonly PlannedMemory[];
+  recallAsked: boolean;
+  directness: string;
+}
+
+const TOPIC_WORDS: Readonly<Record<string, string>> = {
+  WORK_SCHOOL: 'work or school',
+  TRAVEL: 'the trip',
+  ENTERTAINMENT: 'what you have been watching',
+  TECH_GAMING: 'the game',
+  FAMILY: 'your family',
+  RELATIONSHIPS: 'the people in your life',
+  MEDICAL_HEALTH: 'your health',
+  MENTAL_HEALTH: 'how you have been feeling',
+  PERSONAL_FINANCE: 'money stuff',
+};
+
+/** The plain words a TopicID is spoken of in a plan (the renderer reuses them). */
+export function topicPhrase(topic: string): string {
+  return TOPIC_WORDS[topic] ?? topic.toLowerCase().replace(/_/g, ' ');
+}
+
+/**
+ * §10.1 and §14.6 at planning time: which memories the reply may use. Never a
+ * sensitive one; only those the message touches (shared topic or word), unless
+ * the user asked for recall; at most 2 (1 in retention) unless recall was asked.
+ */
+export function chooseMemories(input: Pick<PlanInput, 'memories' | 'initiatedNow' | 'userTokens' | 'recallAsked' | 'source'>): PlannedMemory[] {
+  const words = new Set(input.userTokens.filter((t) => t.length > 2));
+  const usable = input.memories.filter((m) => !m.sensitive);
+  const touched = usable.filter(
+    (m) => m.topicIds.some((t) => input.initiatedNow.includes(t)) || `${m.key} ${m.value}`.toLowerCase().split(/[^\p{L}\p{N}]+/u).some((w) => words.has(w)),
+  );
+  const limit = input.source === 'retention' ? GATES.personalFacts.retention : input.recallAsked ? usable.length : GATES.personalFacts.chat;
+  const chosen = touched.length > 0 ? touched : input.recallAsked ? usable : [];
+  return chosen.slice(0, limit);
+}
+
+/**
+ * Stage D (§8.1): what the reply does, within the persona's limits (§8.2).
+ * Pure: the same inputs give the same plan.
+ */
+export function planResponse(input: PlanInput): ResponsePlan {
+  const c = input.constraints;
+  const respondOnly = input.suppressedTopics.filter((t) => input.initiatedNow.includes(t));
+  const tone = chooseTone(input);
+  const memories = chooseMemories(input);
+  const outline: OutlineItem[] = [];
+  const topic = input.initiatedNow.find((t) => !respondOnly.includes(t) && !c.tabooTopics.includes(t));
+  const about = topic ? topicPhrase(topic) : 'what you shared';
+  switch (input.pipeline) {
+    case 'ONBOARDING_CHAT':
+      outline.push({ kind: 'welcome', detail: 'welcome them warmly, by name' }, { kind: 'invite', detail: 'invite them to share a little about themselves' });
+      break;
+    case 'EMOTIONAL_SUPPORT':
+      outline.push(
+        { kind: 'validate', detail: `validate the feeling${input.emotion.tags.length ? ` (${input.emotion.tags.filter((t) => !t.includes(':')).join(', ')})` : ''}` },
+        { kind: 'presence', detail: 'stay with them; no advice unless asked' },
+      );
+      break;
+    case 'INFO_QA':
+      outline.push({ kind: 'answer', detail: 'answer the question briefly and plainly' }, { kind: 'uncertain', detail: 'say honestly what you are not sure of' });
+      break;
+    default:
+      outline.push({ kind: 'react', detail: `react to ${about}` }, { kind: 'share', detail: 'share a brief thought in character' });
+  }
+  for (const t of respondOnly) outline.push({ kind: 'respond_only', detail: `answer only what was asked about ${topicPhrase(t)}; do not expand` });
+  for (const m of memories) outline.push({ kind: 'callback', detail: `recall ${m.key} = ${m.value}`, memoryId: m.memoryId });
+  const askAllowed = c.maxFollowupQuestions > 0 && respondOnly.length === 0 && input.pipeline !== 'INFO_QA';
+  let followup = '';
+  if (askAllowed) {
+    if (input.pipeline === 'EMOTIONAL_SUPPORT') followup = 'ask gently what would help right now';
+    else if (input.pipeline === 'ONBOARDING_CHAT') followup = 'ask what they enjoy doing';
+    else if (!input.isQuestion) followup = `ask one open question about ${about}`;
+  }
+  return {
+    ackStyle: input.pipeline === 'INFO_QA' ? 'none' : 'brief',
+    outline,
+    followupQuestion: followup,
+    emotionalTone: tone,
+    tabooGuard: [...c.tabooTopics],
+    constraints: c,
+    userInitiatedTopics: [...input.initiatedNow],
+    recentInitiatedTopics: [...input.initiatedRecent],
+    respondOnlyTopics: respondOnly,
+    memoryIds: memories.map((m) => m.memoryId),
+    recallAsked: input.recallAsked,
+  };
+}
+
+/** §8.1 emotional_tone, bounded by the persona's allowed tones. */
+function chooseTone(input: PlanInput): Tone {
+  const allowed = input.constraints.allowedTones;
+  const negative = input.emotion.valence <= -0.3 || input.pipeline === 'EMOTIONAL_SUPPORT';
+  const wanted: Tone = negative ? 'supportive' : input.directness === 'blunt' ? 'blunt' : input.emotion.valence >= 0.3 ? 'playful' : 'calm';
+  return allowed.includes(wanted) ? wanted : 'calm';
+}
+
+/** The plan as the proto carries it (outline items as `kind: detail`). */
+export function planToProto(plan: ResponsePlan) {
+  const c = plan.constraints;
+  return {
+    ackStyle: plan.ackStyle,
+    answerOutline: plan.outline.map((o) => `${o.kind}: ${o.detail}`),
+    followupQuestion: plan.followupQuestion,
+    emotionalTone: plan.emotionalTone,
+    tabooGuard: plan.tabooGuard,
+    constraints: { ...c, allowedQuirks: c.allowedQuirks, tabooTopics: c.tabooTopics, allowedTones: c.allowedTones },
+    userInitiatedTopics: plan.userInitiatedTopics,
+    recentInitiatedTopics: plan.recentInitiatedTopics,
+    respondOnlyTopics: plan.respondOnlyTopics,
+    memoryIds: plan.memoryIds,
+    recallAsked: plan.recallAsked,
+  };
+}

@@ -1,0 +1,147 @@
+import { PERSONA_LIBRARY } from '../personas/library.js';
+import { styleOf } from '../personas/assign.js';
+import { personaConstraints, type ConstraintInput } from './constraints.js';
+import { chooseMemories, planResponse, type PlanInput, type PlannedMemory } from './plan.js';
+import { vectorTriggers } from './triggers.js';
+
+// PT01: taboo_soft_bounds POLITICS and RELIGION; medium, no emoji, clean, low follow-up rate.
+const PT01 = PERSONA_LIBRARY.find((t) => t.template_id === 'PT01')!;
+
+function constraints(over: Partial<ConstraintInput> = {}) {
+  return personaConstraints({
+    style: styleOf(PT01),
+    template: PT01,
+    stage: 'STRANGER',
+    suppressedTopics: [],
+    initiatedNow: [],
+    initiatedRecent: [],
+    previousAskedQuestion: false,
+    ...over,
+  });
+}
+
+function plan(over: Partial<PlanInput> = {}) {
+  const c = over.constraints ?? constraints();
+  return planResponse({
+    pipeline: 'FRIEND_CHAT',
+    source: 'chat',
+    isQuestion: false,
+    emotion: { valence: 0, intensity: 0, tags: [] },
+    constraints: c,
+    initiatedNow: [],
+    initiatedRecent: [],
+    suppressedTopics: [],
+    userTokens: [],
+    memories: [],
+    recallAsked: false,
+    directness: 'soft',
+    ...over,
+  });
+}
+
+describe('PersonaConstraintEngine (§8.2)', () => {
+  it('turns the persona into the §10 bands', () => {
+    expect(constraints()).toMatchObject({
+      emojiFreq: 'none',
+      emojiMin: 0,
+      emojiMax: 0,
+      msgLengthPref: 'medium',
+      sentencesMin: 2,
+      sentencesMax: 5,
+      avgWordsMin: 10,
+      avgWordsMax: 22,
+      lexiconBias: 'clean',
+      allowedQuirks: [],
+    });
+  });
+
+  it('caps intimacy by stage', () => {
+    expect(constraints({ stage: 'STRANGER' })).toMatchObject({ warmAllowed: false, intimateAllowed: false });
+    expect(constraints({ stage: 'FRIEND' })).toMatchObject({ warmAllowed: true, intimateAllowed: false });
+    expect(constraints({ stage: 'CLOSE_FRIEND' })).toMatchObject({ warmAllowed: true, intimateAllowed: true });
+  });
+
+  it('caps follow-up questions at every other reply for a low rate', () => {
+    expect(constraints({ previousAskedQuestion: false }).maxFollowupQuestions).toBe(1);
+    expect(constraints({ previousAskedQuestion: true }).maxFollowupQuestions).toBe(0);
+  });
+});
+
+describe("the planner's taboo guard (§2.8, §8.1)", () => {
+  it('guards the template taboo_soft_bounds and the suppressed topics while the user has not raised them', () => {
+    const p = plan({ constraints: constraints({ suppressedTopics: ['FAMILY'] }), suppressedTopics: ['FAMILY'] });
+    expect(p.tabooGuard).toEqual(['FAMILY', 'POLITICS', 'RELIGION']);
+    expect(p.respondOnlyTopics).toEqual([]);
+  });
+
+  it('lifts a soft bound the user raised in this or the previous 2 messages, not earlier', () => {
+    expect(constraints({ initiatedNow: [], initiatedRecent: ['POLITICS'] }).tabooTopics).toEqual(['RELIGION']);
+    expect(constraints({ initiatedNow: [], initiatedRecent: [] }).tabooTopics).toEqual(['POLITICS', 'RELIGION']);
+  });
+
+  it('lifts a suppressed topic only in the message that raises it, and then answers only what was asked, without a follow-up', () => {
+    // Raised two messages ago: still guarded.
+    expect(constraints({ suppressedTopics: ['FAMILY'], initiatedRecent: ['FAMILY'] }).tabooTopics).toContain('FAMILY');
+    const c = constraints({ suppressedTopics: ['FAMILY'], initiatedNow: ['FAMILY'], initiatedRecent: ['FAMILY'] });
+    expect(c.tabooTopics).not.toContain('FAMILY');
+    const p = plan({ constraints: c, suppressedTopics: ['FAMILY'], initiatedNow: ['FAMILY'], initiatedRecent: ['FAMILY'] });
+    expect(p.respondOnlyTopics).toEqual(['FAMILY']);
+    expect(p.followupQuestion).toBe('');
+    expect(p.outline.map((o) => o.kind)).toContain('respond_only');
+    // The reply does not talk about the topic beyond the answer: the outline names no family.
+    expect(p.outline.find((o) => o.kind === 'react')!.detail).toBe('react to what you shared');
+  });
+
+  it('never picks a taboo topic as what the reply is about', () => {
+    const p = plan({ initiatedNow: ['POLITICS'], initiatedRecent: ['POLITICS'], constraints: constraints() });
+    // POLITICS stays taboo here because the constraints were built without it being initiated.
+    expect(p.outline.find((o) => o.kind === 'react')!.detail).not.toMatch(/politic/i);
+  });
+});
+
+describe('the plan', () => {
+  it('supports, without a question when the rate cap says no', () => {
+    const p = plan({ pipeline: 'EMOTIONAL_SUPPORT', emotion: { valence: -0.8, intensity: 0.8, tags: ['strong_negative'] } });
+    expect(p.emotionalTone).toBe('supportive');
+    expect(p.outline.map((o) => o.kind)).toEqual(['validate', 'presence']);
+    expect(p.followupQuestion).toBe('ask gently what would help right now');
+    const capped = plan({ pipeline: 'EMOTIONAL_SUPPORT', constraints: constraints({ previousAskedQuestion: true }) });
+    expect(capped.followupQuestion).toBe('');
+  });
+
+  it('keeps the tone inside the persona: a humourless persona is never playful', () => {
+    expect(plan({ emotion: { valence: 0.8, intensity: 0.8, tags: ['strong_positive'] } }).emotionalTone).toBe('calm');
+    const playful = PERSONA_LIBRARY.find((t) => t.humor_mode === 'frequent_jokes')!;
+    const c = personaConstraints({ style: styleOf(playful), template: playful, stage: 'STRANGER', suppressedTopics: [], initiatedNow: [], initiatedRecent: [], previousAskedQuestion: false });
+    expect(plan({ constraints: c, emotion: { valence: 0.8, intensity: 0.8, tags: [] } }).emotionalTone).toBe('playful');
+  });
+});
+
+describe('choosing memories (§10.1, §14.6)', () => {
+  const m = (id: string, over: Partial<PlannedMemory> = {}): PlannedMemory => ({ memoryId: id, type: 'FACT', key: `fact:${id}`, value: id, confidence: 0.7, topicIds: [], sensitive: false, ...over });
+  const all = [m('sushi', { type: 'PREFERENCE', key: 'pref:food', value: 'like|sushi' }), m('nurse', { topicIds: ['WORK_SCHOOL'] }), m('seoul'), m('asthma', { sensitive: true })];
+
+  it('uses only memories the message touches, at most 2, never a sensitive one', () => {
+    expect(chooseMemories({ memories: all, initiatedNow: ['WORK_SCHOOL'], userTokens: ['sushi', 'asthma', 'seoul'], recallAsked: false, source: 'chat' }).map((x) => x.memoryId)).toEqual(['sushi', 'nurse']);
+    expect(chooseMemories({ memories: all, initiatedNow: [], userTokens: ['hello'], recallAsked: false, source: 'chat' })).toEqual([]);
+  });
+
+  it('uses more when recall was asked, and at most 1 in retention', () => {
+    expect(chooseMemories({ memories: all, initiatedNow: [], userTokens: ['remember'], recallAsked: true, source: 'chat' }).map((x) => x.memoryId)).toEqual(['sushi', 'nurse', 'seoul']);
+    expect(chooseMemories({ memories: all, initiatedNow: ['WORK_SCHOOL'], userTokens: ['sushi'], recallAsked: false, source: 'retention' })).toHaveLength(1);
+  });
+});
+
+describe('vector retrieval triggers (§7.1 step 3)', () => {
+  const base = { normNoPunct: 'hello', isQuestion: false, recallAsked: false, topicsNow: [], topicsBefore: [], hasRecentTurns: false };
+
+  it('fires on each of the three triggers and on nothing else', () => {
+    expect(vectorTriggers(base)).toEqual([]);
+    expect(vectorTriggers({ ...base, recallAsked: true })).toEqual(['recall_reference']);
+    expect(vectorTriggers({ ...base, normNoPunct: 'so how did it go', isQuestion: true })).toEqual(['followup_needs_context']);
+    expect(vectorTriggers({ ...base, normNoPunct: 'so how did it go', isQuestion: false })).toEqual([]);
+    expect(vectorTriggers({ ...base, topicsNow: ['TRAVEL'], topicsBefore: ['WORK_SCHOOL'], hasRecentTurns: true })).toEqual(['low_topic_continuity']);
+    expect(vectorTriggers({ ...base, topicsNow: ['TRAVEL'], topicsBefore: ['TRAVEL'], hasRecentTurns: true })).toEqual([]);
+    expect(vectorTriggers({ ...base, topicsNow: ['TRAVEL'], topicsBefore: [], hasRecentTurns: false })).toEqual([]);
+  });
+});

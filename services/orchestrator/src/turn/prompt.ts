@@ -1,0 +1,95 @@
+import type { PlannedMemory, ResponsePlan } from './plan.js';
+
+export interface PromptMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface PromptInput {
+  plan: ResponsePlan;
+  persona: { coreArchetype: string; humorMode: string; directness: string; hintTokens: readonly string[]; emotionalExpression: string };
+  preferredName: string;
+  pipeline: string;
+  /** The memories the plan chose; nothing else reaches the prompt (§9 "limited; never dump many"). */
+  memories: readonly PlannedMemory[];
+  /** Earlier turns of the conversation, oldest first. */
+  recent: readonly { user: string; assistant: string }[];
+  userText: string;
+}
+
+/** The JSON the model must answer with. */
+export const REPLY_FORMAT = '{"text": string, "surfaced_memory_ids": string[]}';
+
+const RULES = [
+  'You are a companion in a friendship app, not a romantic or erotic partner. Never write sexual or explicit content, never roleplay sexually.',
+  'Never encourage self-harm; if the user may be at risk, point gently to immediate human help.',
+  'No hate, slurs or harassment.',
+  'Do not dump personal facts: mention only the memories listed below, and only when they fit.',
+  'Never foster dependency or exclusivity (no "you only need me").',
+  'Never mention the avoided topics unless the user raised them in this message.',
+];
+
+function bandText(plan: ResponsePlan): string {
+  const c = plan.constraints;
+  const avg = c.avgWordsMax ? `${c.avgWordsMin || 1}–${c.avgWordsMax}` : `at least ${c.avgWordsMin}`;
+  return `${c.sentencesMin}–${c.sentencesMax} sentences, ${avg} words per sentence on average`;
+}
+
+/**
+ * Stage E (turn-pipeline §9): system rules, persona constraints as explicit
+ * targets, the stage's intimacy cap, the chosen memory snippets, the recent
+ * turns, and the plan. Scaffolding only: the §10 gates still enforce all of it.
+ */
+export function buildPrompt(input: PromptInput): PromptMessage[] {
+  const { plan } = input;
+  const c = plan.constraints;
+  const persona = [
+    `Persona: ${input.persona.coreArchetype}; humor ${input.persona.humorMode}; directness ${input.persona.directness}; emotional expression ${input.persona.emotionalExpression}.`,
+    `Length: ${bandText(plan)}.`,
+    `Emoji: between ${c.emojiMin} and ${c.emojiMax}.`,
+    `Vocabulary: ${c.lexiconBias}${c.lexiconBias === 'clean' ? ' (no slang, no internet shorthand)' : c.lexiconBias === 'slang' ? ' (casual slang is fine, no internet shorthand like lol/tbh)' : ' (internet shorthand is fine)'}.`,
+    `Punctuation quirks you may use: ${c.allowedQuirks.length ? c.allowedQuirks.join(' ') : 'none'}; use no other quirks (no ~, no ..., no !!, no (asides), not all-lowercase) unless listed.`,
+    input.persona.hintTokens.length ? `Words that sound like you (hints only): ${input.persona.hintTokens.join(', ')}.` : '',
+  ].filter(Boolean);
+  const stage = `Relationship stage: ${c.intimacyStage}. ${c.intimateAllowed ? 'Warm, affectionate friendship language is fine.' : c.warmAllowed ? 'Friendly warmth is fine; no intimate terms (love you, babe, sweetheart).' : 'Keep it friendly but not intimate: no terms of endearment, no "miss you" or hugs.'}`;
+  const memories = input.memories.length
+    ? `Memories you may use (cite each one you use by its id in surfaced_memory_ids):\n${input.memories.map((m) => `- ${m.memoryId}: ${m.key} = ${m.value}`).join('\n')}`
+    : 'Memories you may use: none. surfaced_memory_ids must be [].';
+  const planText = [
+    `Pipeline: ${input.pipeline}. Tone: ${plan.emotionalTone}. Acknowledgement: ${plan.ackStyle}.`,
+    `Outline:\n${plan.outline.map((o) => `- ${o.kind}: ${o.detail}`).join('\n')}`,
+    plan.followupQuestion ? `End with exactly one question: ${plan.followupQuestion}.` : 'Ask no question.',
+    plan.tabooGuard.length ? `Avoid these topics: ${plan.tabooGuard.join(', ')}.` : '',
+    plan.respondOnlyTopics.length ? `The user raised ${plan.respondOnlyTopics.join(', ')}: answer only what they asked, no follow-up on it.` : '',
+  ].filter(Boolean);
+  const system = [
+    ...RULES,
+    '',
+    ...persona,
+    stage,
+    '',
+    memories,
+    '',
+    ...planText,
+    '',
+    `The user's name is ${input.preferredName || 'not known'}.`,
+    `Answer with only this JSON object: ${REPLY_FORMAT}.`,
+  ].join('\n');
+  const messages: PromptMessage[] = [{ role: 'system', content: system }];
+  for (const t of input.recent) {
+    if (t.user) messages.push({ role: 'user', content: t.user });
+    messages.push({ role: 'assistant', content: t.assistant });
+  }
+  messages.push({ role: 'user', content: input.userText });
+  return messages;
+}
+
+/** The constrained rewrite request of §10: the failed gates, and what to change. */
+export function rewriteInstruction(failures: readonly { gate: string; detail: string }[]): string {
+  return [
+    'Rewrite your reply so that it passes these checks, keeping its meaning:',
+    ...failures.map((f) => `- ${f.gate}: ${f.detail}`),
+    'If it repeated an earlier reply, make it shorter and open differently.',
+    `Answer with only this JSON object: ${REPLY_FORMAT}.`,
+  ].join('\n');
+}
