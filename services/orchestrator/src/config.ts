@@ -121,3 +121,17 @@ export const SENSITIVE_TOPICS = [
 
 /** turn-pipeline §2.8: an assistant mention is unsolicited unless the topic was user-initiated in this or the previous 2 user messages. */
 export const UNSOLICITED_LOOKBACK_USER_MESSAGES = 2;
+
+/** turn-pipeline §7.1 and §13: what a turn loads. */
+export const RECIPE = {
+  /** §7.1 step 2: memories loaded by memory_read_policy (not spec numbers: LIGHT a few, FULL more, both "limited"). */
+  memoryLimit: { NONE: 0, LIGHT: 3, FULL: 8 } as Record<string, number>,
+  /** §13: vector retrieval topK. */
+  vectorTopK: 4,
+  /** How long a turn waits for the memory service before going on without memories (not a spec number). */
+  memoryQueryTimeoutMs: 1_500,
+  /** §9: earlier turns quoted in the prompt (not a spec number: "recent turns"). */
+  promptRecentTurns: 6,
+  /** How long a turn waits for its own projections to catch up before deciding anyway. */
+  projectionWaitMs: 10_000,
+} as const;

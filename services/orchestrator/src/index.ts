@@ -3,30 +3,50 @@ import { startProjection, startReactor } from '@hearth/store';
 import type { Kysely } from 'kysely';
 import { migration as m0001 } from '../migrations/2026_11_22_0001_profiles_personas.js';
 import { migration as m0002 } from '../migrations/2026_11_22_0002_persona_sampling.js';
-import { OFFLINE_PROVIDER } from './config.js';
+import { migration as m0003 } from '../migrations/2026_11_22_0003_relationships_dialogue.js';
+import { createChatClient, loadLlmConfig } from '@hearth/llm';
+import { createMemoryClient } from './adapters/memory.js';
+import { OFFLINE_PROVIDER, RECIPE } from './config.js';
 import type { OrchestratorDb } from './db.js';
 import { createAssignPersonaReactor } from './handlers/assign-persona.js';
 import { createRespondReactor } from './handlers/respond.js';
+import { dialogueProjection } from './projections/dialogue.js';
 import { personasProjection } from './projections/personas.js';
+import { relationshipsProjection } from './projections/relationships.js';
 import { profilesProjection } from './projections/profiles.js';
 import { createGetPersonaQuery, GET_PERSONA } from './queries/get-persona.js';
+import { createGetRelationshipQuery, GET_RELATIONSHIP } from './queries/get-relationship.js';
 
 /** The orchestrator: personas and turn execution (turn-pipeline §3, §7–§11). */
 export const service: ServiceDefinition = {
   name: 'orchestrator',
-  migrations: { '2026_11_22_0001_profiles_personas': m0001, '2026_11_22_0002_persona_sampling': m0002 },
-  projections: [profilesProjection, personasProjection],
+  migrations: {
+    '2026_11_22_0001_profiles_personas': m0001,
+    '2026_11_22_0002_persona_sampling': m0002,
+    '2026_11_22_0003_relationships_dialogue': m0003,
+  },
+  projections: [profilesProjection, personasProjection, dialogueProjection, relationshipsProjection],
   async create(ctx) {
     const db = ctx.db as Kysely<OrchestratorDb>;
-    const deps = { bus: ctx.bus, db, clock: ctx.clock, logger: ctx.logger };
-    ctx.logger.info({ llm: OFFLINE_PROVIDER }, 'no LLM endpoint configured: replies come from the offline template responder');
+    const llm = loadLlmConfig(ctx.environment);
+    const chat = llm.chat ? createChatClient(llm.chat, { logger: ctx.logger }) : null;
+    if (llm.chat) {
+      ctx.logger.info({ llm: { provider: 'openai-compatible', baseUrl: llm.chat.baseUrl, model: llm.chat.model } }, 'replies come from the configured LLM endpoint');
+    } else {
+      ctx.logger.info({ llm: OFFLINE_PROVIDER }, 'no LLM endpoint configured (LLM_BASE_URL): replies come from the offline template responder');
+    }
+    const memory = createMemoryClient(ctx.bus, { timeoutMs: RECIPE.memoryQueryTimeoutMs, logger: ctx.logger });
+    const deps = { bus: ctx.bus, db, clock: ctx.clock, logger: ctx.logger, memory, chat };
     return {
       async start() {
         // The bus drains this subscription when it closes.
         ctx.bus.serveQuery('orchestrator', GET_PERSONA, createGetPersonaQuery(db));
+        ctx.bus.serveQuery('orchestrator', GET_RELATIONSHIP, createGetRelationshipQuery(db, ctx.clock, ctx.bus));
         return [
           ...(await startProjection(ctx.bus, db, 'orchestrator', profilesProjection)),
           ...(await startProjection(ctx.bus, db, 'orchestrator', personasProjection)),
+          ...(await startProjection(ctx.bus, db, 'orchestrator', dialogueProjection)),
+          ...(await startProjection(ctx.bus, db, 'orchestrator', relationshipsProjection)),
           ...(await startReactor(ctx.bus, db, 'orchestrator', createAssignPersonaReactor(deps))),
           ...(await startReactor(ctx.bus, db, 'orchestrator', createRespondReactor(deps))),
         ];
@@ -36,4 +56,4 @@ export const service: ServiceDefinition = {
 };
 
 /** The orchestrator's query client, for other services. */
-export { getPersona } from './queries/client.js';
+export { getPersona, getRelationship } from './queries/client.js';

@@ -12,7 +12,8 @@ import { cleanupNamespace, databaseUrl, dropSchemas, natsUrl, testNamespace, wai
 import type { Kysely } from 'kysely';
 import type { OrchestratorDb } from '../db.js';
 import { service } from '../index.js';
-import { CRISIS_SAFE_TEXT, FINISH_ONBOARDING_TEXT, REFUSAL_TEXT } from '../responder/offline.js';
+import { createMemoryClient } from '../adapters/memory.js';
+import { CRISIS_SAFE_TEXT, FINISH_ONBOARDING_TEXT, REFUSAL_TEXT } from '../responder/fixed.js';
 import { createRespondReactor } from './respond.js';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -51,7 +52,7 @@ describe('respond reactor', () => {
     db = schemaDb<OrchestratorDb>(database, schema);
     bus = await Bus.connect({ url: await natsUrl(), name: 'respond-test', namespace: ns, logger: silent });
     await bus.ensureStreams(['router', 'orchestrator']);
-    running.push(...(await startReactor(bus, db, 'orchestrator', createRespondReactor({ bus, db, clock }))));
+    running.push(...(await startReactor(bus, db, 'orchestrator', createRespondReactor({ bus, db, clock, memory: createMemoryClient(bus, { timeoutMs: 500 }), chat: null }))));
   });
 
   afterAll(async () => {
@@ -95,7 +96,15 @@ describe('respond reactor', () => {
       ],
       0,
     );
-    return waitFor(async () => (await bus.lastOnSubject('orchestrator', userId)) ?? undefined, { timeoutMs: 20_000, what: 'the answer' });
+    return waitFor(
+      async () => {
+        for await (const e of bus.read('orchestrator', { key: userId })) {
+          if (e.type === Events.TurnCompleted.name || e.type === Events.ChatRefused.name) return e;
+        }
+        return undefined;
+      },
+      { timeoutMs: 20_000, what: 'the answer' },
+    );
   }
 
   it('answers a CREATED user with ChatRefused asking to finish onboarding (§6.1.1)', async () => {
@@ -123,16 +132,27 @@ describe('respond reactor', () => {
   });
 
   it('answers a hard refusal with a TurnCompleted carrying the refusal text, so it stays in the history', async () => {
-    const e = await answer({ userState: 'ACTIVE', decision: decision({ pipeline: 'REFUSAL', safetyPolicy: 'HARD_REFUSE', safetyReason: 'sexual_explicit' }) });
+    const e = await answer({
+      userState: 'ACTIVE',
+      decision: decision({ pipeline: 'REFUSAL', safetyPolicy: 'HARD_REFUSE', safetyReason: 'sexual_explicit', relationshipUpdatePolicy: 'OFF', memoryWritePolicy: 'NONE' }),
+    });
     expect(e.type).toBe(Events.TurnCompleted.name);
     const done = Events.TurnCompleted.decode(e.payload);
     expect(done.assistantText).toBe(REFUSAL_TEXT.HARD_REFUSE);
+    // Fixed words, no LLM; the gates that still apply are recorded, the persona bands exempt.
+    expect(done.outcome).toBe('refusal');
+    expect(done.gates.find((g) => g.gate === 'safety')).toMatchObject({ pass: true });
+    expect(done.gates.find((g) => g.gate === 'emoji_band')).toMatchObject({ pass: true, detail: 'exempt' });
+    // §2.2: a hard refusal updates no relationship.
+    const all: string[] = [];
+    for await (const x of bus.read('orchestrator', { key: e.userId })) all.push(x.type);
+    expect(all).toEqual([Events.TurnCompleted.name]);
     expect(done.routing?.safetyReason).toBe('sexual_explicit');
   });
 
   it('answers self-harm intent with the crisis-safe reply', async () => {
     const e = await answer({ userState: 'ACTIVE', decision: decision({ pipeline: 'EMOTIONAL_SUPPORT', crisisSafe: true, safetyReason: 'self_harm_intent' }) });
     expect(e.type).toBe(Events.TurnCompleted.name);
-    expect(Events.TurnCompleted.decode(e.payload).assistantText).toBe(CRISIS_SAFE_TEXT.replace('{name}', 'friend'));
+    expect(Events.TurnCompleted.decode(e.payload)).toMatchObject({ assistantText: CRISIS_SAFE_TEXT.replace('{name}', 'friend'), outcome: 'crisis_safe' });
   });
 });

@@ -1,13 +1,37 @@
 import { appendDecided, draft, payloadOf, type Bus, type StoredEvent } from '@hearth/bus';
 import type { Clock } from '@hearth/clock';
-import { deriveId, Events } from '@hearth/events';
-import type { Reactor } from '@hearth/store';
+import { deriveId, Events, type TurnRouted } from '@hearth/events';
+import type { ChatClient } from '@hearth/llm';
+import { waitForPosition } from '@hearth/store';
+import type { Logger } from '@hearth/telemetry';
+import { normalizeUserText, tokenize } from '@hearth/text';
 import type { Kysely } from 'kysely';
-import { OFFLINE_PROVIDER } from '../config.js';
+import type { MemoryPort } from '../adapters/memory.js';
+import { GATES, OFFLINE_PROVIDER, RECIPE, type Stage } from '../config.js';
 import type { OrchestratorDb } from '../db.js';
-import type { StableStyle } from '../personas/assign.js';
-import { seedFromId } from '../personas/assign.js';
-import { FINISH_ONBOARDING_TEXT, onboardingIncompleteText, renderOfflineReply } from '../responder/offline.js';
+import { evaluateReply, isSensitive, openerNorm, recallAsked, type ExemptGate, type GateVerdict } from '../gates/index.js';
+import { seedFromId, type StableStyle } from '../personas/assign.js';
+import { PERSONA_LIBRARY, type PersonaTemplate } from '../personas/library.js';
+import { dialogueProjection } from '../projections/dialogue.js';
+import { relationshipsProjection } from '../projections/relationships.js';
+import { analyzeEmotion, detectEvidence, initialRelationship, updateRelationship, viewAt, type RelationshipState } from '../relationship/index.js';
+import { CRISIS_SAFE_TEXT, FINISH_ONBOARDING_TEXT, onboardingIncompleteText, REFUSAL_TEXT } from '../responder/fixed.js';
+import { llmResponder, offlineResponder, type TurnContext } from '../responder/responders.js';
+import { composeReply, type Composed, type PassVerdict } from '../turn/compose.js';
+import { personaConstraints } from '../turn/constraints.js';
+import { planResponse, planToProto, type PlannedMemory, type ResponsePlan } from '../turn/plan.js';
+import { vectorTriggers } from '../turn/triggers.js';
+import { relationshipToProto, relationshipFromRow, exchangeToProto, verdictToProto } from './mapping.js';
+
+export interface RespondDeps {
+  bus: Bus;
+  db: Kysely<OrchestratorDb>;
+  clock: Clock;
+  logger?: Logger;
+  memory: MemoryPort;
+  /** The LLM, or null for the offline template responder. */
+  chat: ChatClient | null;
+}
 
 /** The text of a user-state gate, or null when the turn gets a reply. */
 function gateText(userState: string, activatesUser: boolean, missing: readonly string[]): string | null {
@@ -16,14 +40,34 @@ function gateText(userState: string, activatesUser: boolean, missing: readonly s
   return null;
 }
 
+// A refusal or crisis reply has fixed words: the persona bands do not apply to it.
+const FIXED_REPLY_EXEMPT: ExemptGate[] = ['emoji_band', 'sentence_band', 'lexicon', 'punctuation_quirks', 'repeated_opener', 'similarity'];
+
+const NEUTRAL_STYLE: StableStyle = {
+  msg_length_pref: 'medium',
+  emoji_freq: 'none',
+  humor_mode: 'none',
+  directness_level: 'balanced',
+  followup_question_rate: 'low',
+  lexicon_bias: 'clean',
+  punctuation_quirks: [],
+};
+
 /**
- * TurnRouted → TurnCompleted, or ChatRefused for a user-state gate (a CREATED
- * user, §6.1.1; an ONBOARDING message that could not activate, §4.1.2). A
- * safety refusal is an ordinary reply that stays in the history. The reply and the
- * exchange that produced it are recorded in the event, so replay never asks
- * the responder again.
+ * TurnRouted → the recipe of turn-pipeline §7.1: load profile, controls, persona
+ * and relationship from the orchestrator's own projections; memories by
+ * memory_read_policy, and vector retrieval when ON_DEMAND and triggered; emotion;
+ * plan (§8); prompt and LLM or the offline responder (§9); the §10 gates with one
+ * rewrite and the fallback; then TurnCompleted and RelationshipUpdated (§11) in
+ * one append. A user-state gate gives ChatRefused instead (§6.1.1, §4.1.2).
+ * Everything the decision used, and every LLM exchange, is in the events, so
+ * replay never asks the LLM again.
  */
-export function createRespondReactor(deps: { bus: Bus; db: Kysely<OrchestratorDb>; clock: Clock }): Reactor {
+export function createRespondReactor(deps: RespondDeps): {
+  name: string;
+  sources: ['router'];
+  react(event: StoredEvent): Promise<void>;
+} {
   const { bus, db, clock } = deps;
   return {
     name: 'respond',
@@ -32,7 +76,6 @@ export function createRespondReactor(deps: { bus: Bus; db: Kysely<OrchestratorDb
       if (event.type !== Events.TurnRouted.name) return;
       const routed = payloadOf(event, Events.TurnRouted);
       const routing = routed.decision;
-      const pipeline = routing?.pipeline ?? 'FRIEND_CHAT';
       const meta = {
         userId: event.userId,
         causationId: event.id,
@@ -46,55 +89,285 @@ export function createRespondReactor(deps: { bus: Bus; db: Kysely<OrchestratorDb
         await appendDecided(bus, 'orchestrator', event.userId, () => [
           draft(
             Events.ChatRefused,
-            {
-              messageId: routed.messageId,
-              conversationId: routed.conversationId,
-              routing,
-              assistantMessageId,
-              text: gate,
-              reason: routing?.notes ?? '',
-            },
+            { messageId: routed.messageId, conversationId: routed.conversationId, routing, assistantMessageId, text: gate, reason: routing?.notes ?? '' },
             { ...meta, id: deriveId('orchestrator', 'reply', event.id), occurredAt: clock.now() },
           ),
         ]);
         return;
       }
-      const profile = await db.selectFrom('profiles').select(['preferred_name']).where('user_id', '=', event.userId).executeTakeFirst();
-      const persona = await db.selectFrom('personas').select(['stable_style_params']).where('user_id', '=', event.userId).executeTakeFirst();
-      const seed = seedFromId(routed.messageId);
-      const text = renderOfflineReply({
-        pipeline,
-        userText: routed.text,
-        preferredName: profile?.preferred_name ?? '',
-        style: (persona?.stable_style_params as StableStyle | undefined) ?? null,
-        seed,
-        safetyPolicy: routing?.safetyPolicy,
-        crisisSafe: routing?.crisisSafe,
+      await appendDecided(bus, 'orchestrator', event.userId, async (last) => {
+        // Decide on projections that have applied every earlier event of this user's chain.
+        if (last) {
+          for (const p of [dialogueProjection.name, relationshipsProjection.name]) {
+            if (!(await waitForPosition(db, p, last.subject, last.seq, { timeoutMs: RECIPE.projectionWaitMs }))) {
+              throw new Error(`projection ${p} has not caught up with ${last.subject}#${last.seq}`);
+            }
+          }
+        }
+        const turn = await runRecipe(deps, event, routed);
+        // The relationship first: once a client has its reply, the turn's writes are on the log.
+        const drafts = turn.relationship
+          ? [draft(Events.RelationshipUpdated, turn.relationship, { ...meta, id: deriveId('orchestrator', 'relationship', event.id), occurredAt: clock.now() })]
+          : [];
+        drafts.push(
+          draft(
+            Events.TurnCompleted,
+            { ...turn.completed, assistantMessageId },
+            { ...meta, id: deriveId('orchestrator', 'reply', event.id), occurredAt: clock.now() },
+          ),
+        );
+        return drafts;
       });
-      await appendDecided(bus, 'orchestrator', event.userId, () => [
-        draft(
-          Events.TurnCompleted,
-          {
-            messageId: routed.messageId,
-            conversationId: routed.conversationId,
-            routing,
-            assistantMessageId,
-            assistantText: text,
-            surfacedMemoryIds: [],
-            llm: { ...OFFLINE_PROVIDER, seed, prompt: `${pipeline}: ${routed.text}`, output: text, purpose: 'reply', attempt: 1, messages: [], error: '', latencyMs: 0 },
-            source: routed.source || 'chat',
-            exchanges: [],
-            plan: undefined,
-            gates: [],
-            outcome: 'draft',
-            retrieval: undefined,
-            emotion: undefined,
-            openerNorm: '',
-            relationshipStage: '',
-          },
-          { ...meta, id: deriveId('orchestrator', 'reply', event.id), occurredAt: clock.now() },
-        ),
-      ]);
     },
   };
 }
+
+interface RecipeResult {
+  completed: Omit<Parameters<typeof Events.TurnCompleted.encode>[0], 'assistantMessageId'>;
+  relationship: Parameters<typeof Events.RelationshipUpdated.encode>[0] | null;
+}
+
+async function runRecipe(deps: RespondDeps, event: StoredEvent, routed: TurnRouted): Promise<RecipeResult> {
+  const { db } = deps;
+  const routing = routed.decision;
+  const pipeline = routing?.pipeline ?? 'FRIEND_CHAT';
+  const source: 'chat' | 'retention' = routed.source === 'retention' ? 'retention' : 'chat';
+  const now = event.occurredAt;
+  const text = normalizeUserText(routed.text);
+  const normNoPunct = routed.normNoPunct || text.normNoPunct;
+  const isQuestion = (routed.userTextNorm || text.userTextNorm).includes('?');
+
+  // §7.1 step 1: profile + controls, persona, relationship — the orchestrator's own projections.
+  const profile = await db.selectFrom('profiles').select(['preferred_name', 'suppressed_topics', 'ai_friend_id']).where('user_id', '=', event.userId).executeTakeFirst();
+  const personaRow = await db.selectFrom('personas').selectAll().where('user_id', '=', event.userId).executeTakeFirst();
+  const relRow = await db.selectFrom('relationships').selectAll().where('user_id', '=', event.userId).executeTakeFirst();
+  const history = await db
+    .selectFrom('dialogue')
+    .selectAll()
+    .where('conversation_id', '=', routed.conversationId)
+    .where('user_id', '=', event.userId)
+    .orderBy('event_seq', 'desc')
+    .limit(GATES.recentAssistantMessages)
+    .execute();
+  const template: PersonaTemplate | undefined = PERSONA_LIBRARY.find((t) => t.template_id === personaRow?.template_id);
+  const style = (personaRow?.stable_style_params as StableStyle | undefined) ?? NEUTRAL_STYLE;
+  const suppressed = (profile?.suppressed_topics ?? []);
+  const relationship = relRow ? relationshipFromRow(relRow) : null;
+  const stage: Stage = (relationship ? viewAt(relationship, now) : initialRelationship()).stage;
+
+  // §2.8: topics the user initiated now, and in the previous 2 user messages.
+  const initiatedNow = routed.topicMatches.filter((m) => m.confidence >= 0.7).map((m) => m.topicId);
+  const chatHistory = history.filter((h) => h.source === 'chat');
+  const before = chatHistory.slice(0, 2).flatMap((h) => h.user_initiated_topics);
+  const initiatedRecent = [...new Set([...initiatedNow, ...before])];
+  const recall = recallAsked(normNoPunct);
+
+  // §7.1 steps 2–3: memories by policy; vector retrieval only ON_DEMAND and triggered.
+  const readPolicy = routing?.memoryReadPolicy ?? 'NONE';
+  const triggers =
+    routing?.vectorSearchPolicy === 'ON_DEMAND'
+      ? vectorTriggers({
+          normNoPunct,
+          isQuestion,
+          recallAsked: recall,
+          topicsNow: routed.topicMatches.map((m) => m.topicId),
+          topicsBefore: before,
+          hasRecentTurns: chatHistory.some((h) => now.getTime() - h.created_at.getTime() <= 4 * 3600_000),
+        })
+      : [];
+  const retrieval = await retrieve(deps, event.userId, profile?.ai_friend_id ?? routed.aiFriendId, readPolicy, triggers, routing?.retrievalQueryText || routed.text);
+  const memories: PlannedMemory[] = retrieval.memories.map((m) => {
+    const surfaced = { memoryId: m.memoryId, type: m.type, key: m.memoryKey, value: m.memoryValue, topicIds: m.topicIds };
+    return { ...surfaced, confidence: m.confidence, sensitive: isSensitive(surfaced, 'chat') && !m.topicIds.some((t) => initiatedNow.includes(t)) };
+  });
+
+  // §7.1 step 4: emotion (safety came with the routing decision).
+  const emotion = analyzeEmotion(normNoPunct);
+  const seed = seedFromId(routed.messageId);
+  const constraints = personaConstraints({
+    style,
+    template: template ?? { taboo_soft_bounds: [], emotional_expression_level: 'normal' },
+    stage,
+    suppressedTopics: suppressed,
+    initiatedNow,
+    initiatedRecent,
+    previousAskedQuestion: history[0]?.asked_question ?? false,
+  });
+  const plan = planResponse({
+    pipeline,
+    source,
+    isQuestion,
+    emotion,
+    constraints,
+    initiatedNow,
+    initiatedRecent,
+    suppressedTopics: suppressed,
+    userTokens: tokenize(normNoPunct),
+    memories,
+    recallAsked: recall,
+    directness: style.directness_level,
+  });
+  const chosen = memories.filter((m) => plan.memoryIds.includes(m.memoryId));
+  const recentAssistant = history.map((h) => h.assistant_text);
+  const evaluate = (c: { text: string; surfacedMemoryIds: string[] }, exempt: ExemptGate[] = []): GateVerdict[] =>
+    evaluateReply({
+      text: c.text,
+      style,
+      stage,
+      source,
+      surfaced: memories.filter((m) => c.surfacedMemoryIds.includes(m.memoryId)),
+      recallAsked: recall,
+      userInitiated: initiatedNow,
+      initiatedRecent,
+      suppressedTopics: suppressed,
+      tabooSoftBounds: template?.taboo_soft_bounds ?? [],
+      recentAssistant,
+      exempt,
+    });
+
+  let composed: Composed;
+  const fixed = fixedReply(pipeline, routing?.safetyPolicy, routing?.crisisSafe ?? false, profile?.preferred_name ?? '');
+  if (fixed) {
+    // Refusals and the crisis-safe reply have fixed words: no LLM, gates still recorded.
+    const verdicts: PassVerdict[] = evaluate({ text: fixed.text, surfacedMemoryIds: [] }, FIXED_REPLY_EXEMPT).map((v) => ({ ...v, passNumber: 0 }));
+    const exchange = { ...OFFLINE_PROVIDER, purpose: fixed.outcome, attempt: 1, messages: [], output: fixed.text, error: '', latencyMs: 0, seed };
+    composed = { text: fixed.text, surfacedMemoryIds: [], outcome: 'draft', verdicts, exchanges: [exchange], final: exchange };
+  } else {
+    const ctx: TurnContext = {
+      preferredName: profile?.preferred_name ?? '',
+      memories: chosen,
+      hintTokens: template?.lexicon_bias.hint_tokens ?? [],
+      prompt: {
+        pipeline,
+        persona: {
+          coreArchetype: template?.core_archetype ?? 'Calm Listener',
+          humorMode: style.humor_mode,
+          directness: style.directness_level,
+          hintTokens: template?.lexicon_bias.hint_tokens ?? [],
+          emotionalExpression: template?.emotional_expression_level ?? 'normal',
+        },
+        recent: [...history]
+          .slice(0, RECIPE.promptRecentTurns)
+          .reverse()
+          .map((h) => ({ user: h.user_text, assistant: h.assistant_text })),
+        userText: routed.text,
+      },
+    };
+    const responder = deps.chat ? llmResponder(deps.chat, ctx) : offlineResponder(ctx, (c) => evaluate(c));
+    composed = await composeReply({
+      plan,
+      seed,
+      responder,
+      evaluate: (c) => evaluate(c),
+      onError: (err, stage) => deps.logger?.warn({ err, stage, messageId: routed.messageId }, 'LLM call failed; the turn goes on to the next pass'),
+    });
+  }
+  const outcome = fixed ? fixed.outcome : composed.outcome;
+
+  const completed: RecipeResult['completed'] = {
+    messageId: routed.messageId,
+    conversationId: routed.conversationId,
+    routing,
+    assistantText: composed.text,
+    surfacedMemoryIds: composed.surfacedMemoryIds,
+    llm: composed.final ? exchangeToProto(composed.final) : undefined,
+    source,
+    exchanges: composed.exchanges.map(exchangeToProto),
+    plan: planToProto(plan),
+    gates: composed.verdicts.map(verdictToProto),
+    outcome,
+    retrieval: {
+      memoryReadPolicy: readPolicy,
+      status: retrieval.status,
+      memories: retrieval.memories.map((m) => ({
+        memoryId: m.memoryId,
+        type: m.type,
+        memoryKey: m.memoryKey,
+        memoryValue: m.memoryValue,
+        confidence: m.confidence,
+        topicIds: m.topicIds,
+        via: m.via,
+      })),
+      vectorSearched: retrieval.vectorSearched,
+      vectorTriggers: triggers,
+      queryText: retrieval.vectorSearched ? retrieval.queryText : '',
+      error: retrieval.error,
+    },
+    emotion: { valence: emotion.valence, intensity: emotion.intensity, tags: emotion.tags },
+    openerNorm: openerNorm(composed.text),
+    relationshipStage: stage,
+    userText: routed.text,
+  };
+
+  // Stage G (§11): only on a user's chat message, and never when the router says OFF.
+  let rel: RecipeResult['relationship'] = null;
+  if (source === 'chat' && routing?.relationshipUpdatePolicy === 'ON') {
+    const evidence = detectEvidence({ normNoPunct, previousAssistantAskedQuestion: history[0]?.asked_question ?? false, emotion });
+    const u = updateRelationship(relationship, { now, evidence });
+    rel = {
+      messageId: routed.messageId,
+      aiFriendId: profile?.ai_friend_id ?? routed.aiFriendId,
+      previous: relationshipToProto(u.previous),
+      next: relationshipToProto(u.next),
+      evidence: {
+        preferences: evidence.preferences,
+        meaningfulResponse: evidence.meaningfulResponse,
+        emotionalDisclosure: evidence.emotionalDisclosure,
+        pastReference: evidence.pastReference,
+        disengaged: evidence.disengaged,
+        tokens: evidence.tokens,
+      },
+      rawDelta: u.delta.raw,
+      delta: u.delta.clamped,
+      parts: u.delta.parts,
+      decayPoints: u.decay.points,
+      decayApplied: u.decay.applied,
+      sessionStarted: u.sessionStarted,
+      promotedFrom: u.promotedFrom ?? '',
+      promotionBlockedBy: u.promotionBlockedBy,
+    };
+  }
+  return { completed, relationship: rel };
+}
+
+function fixedReply(pipeline: string, safety: string | undefined, crisisSafe: boolean, name: string): { text: string; outcome: 'refusal' | 'crisis_safe' } | null {
+  if (crisisSafe) return { text: CRISIS_SAFE_TEXT.replace('{name}', name || 'friend'), outcome: 'crisis_safe' };
+  if (safety === 'HARD_REFUSE' || safety === 'SOFT_REFUSE') return { text: REFUSAL_TEXT[safety], outcome: 'refusal' };
+  if (pipeline === 'REFUSAL') return { text: REFUSAL_TEXT.HARD_REFUSE, outcome: 'refusal' };
+  return null;
+}
+
+interface RetrievedSet {
+  status: 'ok' | 'unavailable' | 'skipped';
+  memories: { memoryId: string; type: string; memoryKey: string; memoryValue: string; confidence: number; topicIds: string[]; via: 'structured' | 'vector' }[];
+  vectorSearched: boolean;
+  queryText: string;
+  error: string;
+}
+
+/** §7.1 steps 2–3 through the memory service; the structured load first, then the vector hits not already there. */
+async function retrieve(deps: RespondDeps, userId: string, aiFriendId: string, policy: string, triggers: readonly string[], queryText: string): Promise<RetrievedSet> {
+  const limit = RECIPE.memoryLimit[policy] ?? 0;
+  const out: RetrievedSet = { status: 'skipped', memories: [], vectorSearched: false, queryText, error: '' };
+  const add = (found: { memoryId: string; type: string; memoryKey: string; memoryValue: string; confidence: number; topicIds: string[] }[], via: 'structured' | 'vector') => {
+    for (const m of found) {
+      if (!out.memories.some((x) => x.memoryId === m.memoryId)) out.memories.push({ ...m, via });
+    }
+  };
+  if (limit > 0) {
+    const r = await deps.memory.find({ userId, aiFriendId, readPolicy: policy, limit });
+    out.status = r.status;
+    out.error = r.error;
+    add(r.memories, 'structured');
+  }
+  if (triggers.length > 0 && out.status !== 'unavailable') {
+    const r = await deps.memory.search({ userId, aiFriendId, queryText: queryText.slice(0, 512), topK: RECIPE.vectorTopK });
+    out.vectorSearched = true;
+    out.status = r.status;
+    out.error = r.error;
+    add(r.memories, 'vector');
+  }
+  return out;
+}
+
+export type { RelationshipState, ResponsePlan };

@@ -1,0 +1,57 @@
+import type { LlmExchange } from '@hearth/llm';
+import type { orchestrator } from '@hearth/proto';
+import type { Selectable } from 'kysely';
+import type { Stage } from '../config.js';
+import type { RelationshipsTable } from '../db.js';
+import type { RelationshipState } from '../relationship/index.js';
+import type { PassVerdict } from '../turn/compose.js';
+
+/** A relationships row as the domain state. */
+export function relationshipFromRow(row: Selectable<RelationshipsTable>): RelationshipState {
+  return {
+    stage: row.stage as Stage,
+    rapportScore: row.rapport_score,
+    sessionsCount: row.sessions_count,
+    lastInteractionAt: row.last_interaction_at,
+    lastSessionAt: row.last_session_at,
+    lastStagePromotionAt: row.last_stage_promotion_at,
+    sessionDisengaged: row.session_disengaged,
+  };
+}
+
+export function relationshipToProto(s: RelationshipState): orchestrator.RelationshipState {
+  return {
+    stage: s.stage,
+    rapportScore: s.rapportScore,
+    sessionsCount: s.sessionsCount,
+    lastInteractionAt: s.lastInteractionAt ?? undefined,
+    lastSessionAt: s.lastSessionAt ?? undefined,
+    lastStagePromotionAt: s.lastStagePromotionAt ?? undefined,
+    sessionDisengaged: s.sessionDisengaged,
+  };
+}
+
+export function exchangeToProto(x: LlmExchange): orchestrator.LlmExchange {
+  return {
+    provider: x.provider,
+    model: x.model,
+    seed: x.seed >>> 0,
+    prompt: x.messages.map((m) => `[${m.role}] ${m.content}`).join('\n'),
+    output: x.output,
+    purpose: x.purpose,
+    attempt: x.attempt,
+    messages: x.messages.map((m) => ({ role: m.role, content: m.content })),
+    error: x.error,
+    latencyMs: Math.max(0, Math.round(x.latencyMs)),
+  };
+}
+
+export function verdictToProto(v: PassVerdict): orchestrator.GateVerdict {
+  return {
+    gate: v.gate,
+    pass: v.pass,
+    detail: v.detail,
+    passNumber: v.passNumber,
+    measured: Object.fromEntries(Object.entries(v.measured).map(([k, val]) => [k, String(val)])),
+  };
+}

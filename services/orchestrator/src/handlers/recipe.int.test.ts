@@ -1,0 +1,378 @@
+// The turn recipe (turn-pipeline §7–§11) against real NATS and Postgres: a
+// memory service answered over the bus, the offline provider, and the LLM path
+// against a local OpenAI-compatible stub server (repair, rewrite, fallback).
+import { randomUUID } from 'node:crypto';
+import { Bus, draft, type RunningConsumer, type StoredEvent } from '@hearth/bus';
+import { ManualClock } from '@hearth/clock';
+import { Events, type TurnCompleted } from '@hearth/events';
+import { schemaFor } from '@hearth/host';
+import { createChatClient, startLlmStub, type LlmStub } from '@hearth/llm';
+import { memory, type router } from '@hearth/proto';
+import { migrateSchema, openDatabase, replayProjection, schemaDb, startProjection, startReactor, type Database } from '@hearth/store';
+import { cleanupNamespace, databaseUrl, dropSchemas, natsUrl, testNamespace, waitFor } from '@hearth/testing';
+import { detectTopics, normalizeUserText } from '@hearth/text';
+import { createMemoryClient, FIND_MEMORIES, SEARCH_MEMORIES } from '../adapters/memory.js';
+import type { OrchestratorDb } from '../db.js';
+import { service } from '../index.js';
+import { styleOf } from '../personas/assign.js';
+import { PERSONA_LIBRARY } from '../personas/library.js';
+import { dialogueProjection } from '../projections/dialogue.js';
+import { relationshipsProjection } from '../projections/relationships.js';
+import { createRespondReactor } from './respond.js';
+
+const silent = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
+
+function decision(over: Partial<router.RoutingDecision> = {}): router.RoutingDecision {
+  return {
+    pipeline: 'FRIEND_CHAT',
+    safetyPolicy: 'ALLOW',
+    memoryReadPolicy: 'FULL',
+    vectorSearchPolicy: 'ON_DEMAND',
+    memoryWritePolicy: 'SELECTIVE',
+    relationshipUpdatePolicy: 'ON',
+    retentionPolicy: '',
+    retrievalQueryText: '',
+    notes: '',
+    safetyReason: '',
+    crisisSafe: false,
+    ...over,
+  };
+}
+
+// PT01 Calm Listener: medium sentences, no emoji, clean, no quirks, taboo POLITICS and RELIGION.
+const TEMPLATE = PERSONA_LIBRARY.find((t) => t.template_id === 'PT01')!;
+
+/** One orchestrator with its respond reactor and projections, in its own namespace. */
+async function startOrchestrator(label: string, opts: { stub?: LlmStub; memories?: memory.MemorySnippet[] }) {
+  const ns = testNamespace(label);
+  const clock = new ManualClock(new Date('2026-11-22T09:00:00Z'));
+  const dbUrl = await databaseUrl();
+  const nats = await natsUrl();
+  const database: Database = await openDatabase({ url: dbUrl });
+  const schema = schemaFor(ns, 'orchestrator');
+  await migrateSchema(database, schema, service.migrations);
+  const db = schemaDb<OrchestratorDb>(database, schema);
+  const bus = await Bus.connect({ url: nats, name: `${label}-orch`, namespace: ns, logger: silent });
+  await bus.ensureStreams(['router', 'orchestrator']);
+  const memoryRequests: { name: string; body: memory.FindMemoriesRequest | memory.SearchMemoriesRequest }[] = [];
+  if (opts.memories) {
+    const found = opts.memories;
+    bus.serveQuery('memory', FIND_MEMORIES, (req) => {
+      memoryRequests.push({ name: FIND_MEMORIES, body: memory.FindMemoriesRequest.decode(req) });
+      return Promise.resolve(memory.MemoriesResponse.encode({ memories: found.slice(0, 2) }).finish());
+    });
+    bus.serveQuery('memory', SEARCH_MEMORIES, (req) => {
+      memoryRequests.push({ name: SEARCH_MEMORIES, body: memory.SearchMemoriesRequest.decode(req) });
+      return Promise.resolve(memory.MemoriesResponse.encode({ memories: found.slice(1) }).finish());
+    });
+  }
+  const chat = opts.stub ? createChatClient({ baseUrl: opts.stub.url, apiKey: null, model: 'stub-model', timeoutMs: 5_000, maxRetries: 0, temperature: 0.7 }) : null;
+  const running: RunningConsumer[] = [
+    ...(await startProjection(bus, db, 'orchestrator', dialogueProjection)),
+    ...(await startProjection(bus, db, 'orchestrator', relationshipsProjection)),
+    ...(await startReactor(bus, db, 'orchestrator', createRespondReactor({ bus, db, clock, memory: createMemoryClient(bus, { timeoutMs: 1_000 }), chat }))),
+  ];
+
+  async function newUser(over: { suppressed?: string[] } = {}): Promise<{ userId: string; aiFriendId: string }> {
+    const userId = randomUUID();
+    const aiFriendId = randomUUID();
+    await db
+      .insertInto('profiles')
+      .values({
+        user_id: userId,
+        user_state: 'ACTIVE',
+        preferred_name: 'Mina',
+        age_band: '25-34',
+        client_timezone: 'Asia/Seoul',
+        suppressed_topics: JSON.stringify(over.suppressed ?? []) as unknown as string[],
+        ai_friend_id: aiFriendId,
+        updated_at: clock.now(),
+      })
+      .execute();
+    await db
+      .insertInto('personas')
+      .values({
+        user_id: userId,
+        ai_friend_id: aiFriendId,
+        template_id: TEMPLATE.template_id,
+        core_archetype: TEMPLATE.core_archetype,
+        humor_mode: TEMPLATE.humor_mode,
+        friend_energy: TEMPLATE.friend_energy,
+        stable_style_params: JSON.stringify(styleOf(TEMPLATE)),
+        persona_seed: 1,
+        assigned_at: clock.now(),
+      })
+      .execute();
+    return { userId, aiFriendId };
+  }
+
+  /** Appends a TurnRouted as the router would and waits for the orchestrator's TurnCompleted. */
+  async function turn(user: { userId: string; aiFriendId: string }, text: string, over: { decision?: Partial<router.RoutingDecision>; conversationId?: string; source?: string } = {}) {
+    const messageId = randomUUID();
+    const n = normalizeUserText(text);
+    const last = await bus.lastOnSubject('router', user.userId);
+    await bus.append(
+      'router',
+      user.userId,
+      [
+        draft(
+          Events.TurnRouted,
+          {
+            messageId,
+            conversationId: over.conversationId ?? CONVERSATION,
+            decision: decision(over.decision),
+            flags: [],
+            topicMatches: detectTopics(n.normNoPunct).map((m) => ({ topicId: m.topicId, confidence: m.confidence, keywords: [...m.keywords] })),
+            userState: 'ACTIVE',
+            text,
+            aiFriendId: user.aiFriendId,
+            source: over.source ?? 'chat',
+            userTextNorm: n.userTextNorm,
+            normNoPunct: n.normNoPunct,
+            tokenEstimate: 1,
+            heuristicFlags: [],
+            ageBand: '25-34',
+            activatesUser: false,
+            missingOnboarding: [],
+          },
+          { id: randomUUID(), userId: user.userId, occurredAt: clock.now(), correlationId: messageId },
+        ),
+      ],
+      last?.seq ?? 0,
+    );
+    const expectRelationship = (over.decision?.relationshipUpdatePolicy ?? 'ON') === 'ON' && (over.source ?? 'chat') === 'chat';
+    const events = await waitFor(
+      async () => {
+        const out: StoredEvent[] = [];
+        for await (const e of bus.read('orchestrator', { key: user.userId })) if (e.correlationId === messageId) out.push(e);
+        const wanted = [Events.TurnCompleted.name, ...(expectRelationship ? [Events.RelationshipUpdated.name] : [])];
+        return wanted.every((t) => out.some((e) => e.type === t)) ? out : undefined;
+      },
+      { timeoutMs: 20_000, what: `the reply to "${text}"` },
+    );
+    const completed = Events.TurnCompleted.decode(events.find((e) => e.type === Events.TurnCompleted.name)!.payload);
+    const rel = events.find((e) => e.type === Events.RelationshipUpdated.name);
+    return { completed, relationship: rel ? Events.RelationshipUpdated.decode(rel.payload) : null, events };
+  }
+
+  return {
+    ns,
+    bus,
+    db,
+    clock,
+    database,
+    schema,
+    memoryRequests,
+    newUser,
+    turn,
+    async stop() {
+      await Promise.all(running.map((c) => c.stop()));
+      await bus.close();
+      await database.close();
+      await dropSchemas(dbUrl, ns);
+      await cleanupNamespace(nats, ns);
+    },
+  };
+}
+
+const CONVERSATION = '00000000-0000-4000-8000-000000000001';
+
+function failedGates(c: TurnCompleted, pass: number): string[] {
+  return c.gates.filter((g) => g.passNumber === pass && !g.pass).map((g) => g.gate);
+}
+
+const GATE_COUNT = 11;
+
+describe('the turn recipe with the offline provider and a memory service', () => {
+  const memories: memory.MemorySnippet[] = [
+    { memoryId: randomUUID(), type: 'PREFERENCE', memoryKey: 'pref:food', memoryValue: 'like|sushi', confidence: 0.75, topicIds: [], createdAt: undefined, lastConfirmedAt: undefined, score: 0 },
+    { memoryId: randomUUID(), type: 'FACT', memoryKey: 'fact:occupation', memoryValue: 'nurse', confidence: 0.6, topicIds: ['WORK_SCHOOL'], createdAt: undefined, lastConfirmedAt: undefined, score: 0 },
+    { memoryId: randomUUID(), type: 'FACT', memoryKey: 'fact:diagnosis', memoryValue: 'asthma', confidence: 0.6, topicIds: ['MEDICAL_HEALTH'], createdAt: undefined, lastConfirmedAt: undefined, score: 0.9 },
+  ];
+  let o: Awaited<ReturnType<typeof startOrchestrator>>;
+
+  beforeAll(async () => {
+    o = await startOrchestrator('t_orch_recipe', { memories });
+  });
+
+  afterAll(async () => {
+    await o?.stop();
+  });
+
+  it('runs the whole recipe: loads memories by policy, plans, renders, gates every candidate and writes the relationship', async () => {
+    const user = await o.newUser();
+    const { completed, relationship } = await o.turn(user, 'I love sushi and my work as a nurse has been so busy lately, honestly');
+    // §7.1 step 2: FULL policy loads structured memories; no vector trigger fired.
+    expect(completed.retrieval).toMatchObject({ memoryReadPolicy: 'FULL', status: 'ok', vectorSearched: false, vectorTriggers: [] });
+    expect(completed.retrieval!.memories.map((m) => m.memoryId)).toEqual(memories.slice(0, 2).map((m) => m.memoryId));
+    expect(o.memoryRequests.at(-1)).toMatchObject({ name: FIND_MEMORIES, body: { userId: user.userId, aiFriendId: user.aiFriendId, readPolicy: 'FULL', limit: 8 } });
+    // §8: the plan chose both touched memories; the reply surfaced exactly those.
+    expect(completed.plan!.memoryIds.sort()).toEqual(memories.slice(0, 2).map((m) => m.memoryId).sort());
+    expect(completed.surfacedMemoryIds.sort()).toEqual(memories.slice(0, 2).map((m) => m.memoryId).sort());
+    expect(completed.assistantText).toMatch(/sushi/);
+    // §10: one verdict per gate on the draft, all passing.
+    expect(completed.gates.filter((g) => g.passNumber === 0)).toHaveLength(GATE_COUNT);
+    expect(failedGates(completed, 0)).toEqual([]);
+    expect(completed.outcome).toBe('draft');
+    expect(completed.llm).toMatchObject({ provider: 'offline-template', purpose: 'reply' });
+    expect(completed.openerNorm.split(' ').length).toBeLessThanOrEqual(12);
+    expect(completed.relationshipStage).toBe('STRANGER');
+    // §11: one new session, the preference (+1) counted.
+    expect(relationship).toMatchObject({ sessionStarted: true, next: { stage: 'STRANGER', sessionsCount: 1 } });
+    expect(relationship!.parts.map((p) => p.rule)).toContain('preference_share');
+  });
+
+  it('searches vectors only ON_DEMAND and only on a §7.1 trigger, and never surfaces a sensitive memory uninvited', async () => {
+    const user = await o.newUser();
+    const before = o.memoryRequests.length;
+    const { completed } = await o.turn(user, 'Do you remember what I told you last time?');
+    expect(completed.retrieval!.vectorSearched).toBe(true);
+    expect(completed.retrieval!.vectorTriggers).toContain('recall_reference');
+    expect(o.memoryRequests.slice(before).map((r) => r.name)).toEqual([FIND_MEMORIES, SEARCH_MEMORIES]);
+    expect(completed.retrieval!.memories.map((m) => m.via)).toEqual(['structured', 'structured', 'vector']);
+    // Recall was asked, yet the MEDICAL_HEALTH memory stays out (§14.6).
+    expect(completed.plan!.recallAsked).toBe(true);
+    expect(completed.surfacedMemoryIds).not.toContain(memories[2]!.memoryId);
+
+    const off = await o.turn(user, 'Do you remember what I told you last time?', { decision: { vectorSearchPolicy: 'OFF', memoryReadPolicy: 'NONE' } });
+    expect(off.completed.retrieval).toMatchObject({ status: 'skipped', vectorSearched: false, memories: [] });
+  });
+
+  it('writes no relationship when the router says OFF, nor for a retention turn', async () => {
+    const user = await o.newUser();
+    expect((await o.turn(user, 'hello there', { decision: { relationshipUpdatePolicy: 'OFF' } })).relationship).toBeNull();
+    expect((await o.turn(user, '', { source: 'retention' })).relationship).toBeNull();
+  });
+
+  it('keeps the whole conversation in its projections: replay equals live', async () => {
+    for (const projection of [dialogueProjection, relationshipsProjection]) {
+      const report = await replayProjection({ bus: o.bus, database: o.database, service: 'orchestrator', schema: o.schema, projection, migrations: service.migrations });
+      expect(report.equal).toBe(true);
+      expect(report.events).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('the turn recipe when the memory service does not answer', () => {
+  let o: Awaited<ReturnType<typeof startOrchestrator>>;
+
+  beforeAll(async () => {
+    o = await startOrchestrator('t_orch_nomem', {});
+  });
+
+  afterAll(async () => {
+    await o?.stop();
+  });
+
+  it('replies without memories and records the retrieval as unavailable', async () => {
+    const user = await o.newUser();
+    const { completed } = await o.turn(user, 'hi, how are you today?');
+    expect(completed.retrieval).toMatchObject({ status: 'unavailable', memories: [] });
+    expect(completed.retrieval!.error).toMatch(/memory/i);
+    expect(completed.assistantText.length).toBeGreaterThan(0);
+  });
+});
+
+describe('the turn recipe with an LLM (local OpenAI-compatible stub)', () => {
+  let stub: LlmStub;
+  let o: Awaited<ReturnType<typeof startOrchestrator>>;
+  const medium = 'It sounds like a calm and steady day for you so far, which is really nice to hear. I am glad you took a moment to tell me about it today.';
+
+  beforeAll(async () => {
+    stub = await startLlmStub();
+    o = await startOrchestrator('t_orch_llm', { stub });
+  });
+
+  afterAll(async () => {
+    await o?.stop();
+    await stub?.close();
+  });
+
+  const isRewrite = (body: { messages: { content: string }[] }) => body.messages.at(-1)!.content.startsWith('Rewrite your reply');
+  const isRepair = (body: { messages: { content: string }[] }) => body.messages.at(-1)!.content.includes('Reply with only the corrected JSON object');
+
+  it('sends the §9 prompt and takes a passing draft as it is', async () => {
+    stub.setHandler(() => ({ content: JSON.stringify({ text: medium, surfaced_memory_ids: ['not-a-planned-memory'] }) }));
+    const user = await o.newUser();
+    const before = stub.requests.length;
+    const { completed } = await o.turn(user, 'just a quiet day at home');
+    expect(stub.requests.length - before).toBe(1);
+    const system: string = stub.requests.at(-1)!.body.messages[0].content;
+    expect(system).toMatch(/Persona: Calm Listener/);
+    expect(system).toMatch(/2–5 sentences, 10–22 words per sentence/);
+    expect(system).toMatch(/Emoji: between 0 and 0/);
+    expect(system).toMatch(/Relationship stage: STRANGER/);
+    expect(system).toMatch(/Avoid these topics: POLITICS, RELIGION/);
+    expect(completed).toMatchObject({ outcome: 'draft', assistantText: medium });
+    // An id the model invented is not surfaced.
+    expect(completed.surfacedMemoryIds).toEqual([]);
+    expect(completed.exchanges.map((x) => [x.purpose, x.attempt, x.provider, x.model])).toEqual([['reply', 1, 'openai-compatible', 'stub-model']]);
+    expect(completed.llm!.output).toContain(medium);
+  });
+
+  it('repairs malformed JSON once', async () => {
+    stub.setHandler(({ body }) => ({ content: isRepair(body) ? JSON.stringify({ text: medium, surfaced_memory_ids: [] }) : '{"text": "broken' }));
+    const user = await o.newUser();
+    const { completed } = await o.turn(user, 'a quiet evening again');
+    expect(completed.exchanges.map((x) => [x.purpose, x.attempt])).toEqual([
+      ['reply', 1],
+      ['reply', 2],
+    ]);
+    expect(completed.exchanges[0]!.error).toMatch(/LLM_INVALID_JSON/);
+    expect(completed.outcome).toBe('draft');
+  });
+
+  it('rewrites once when a gate fails, telling the model which gate', async () => {
+    // An emoji for a persona with none (§10.4) and a taboo topic (§2.8) in the draft.
+    stub.setHandler(({ body }) => ({
+      content: JSON.stringify({ text: isRewrite(body) ? medium : `${medium} Anyway, what do you think of the election? 😊`, surfaced_memory_ids: [] }),
+    }));
+    const user = await o.newUser();
+    const { completed } = await o.turn(user, 'nothing much going on');
+    expect(failedGates(completed, 0).sort()).toEqual(['emoji_band', 'taboo_topics']);
+    const rewrite = stub.requests.at(-1)!.body.messages.at(-1).content as string;
+    expect(rewrite).toMatch(/emoji_band: /);
+    expect(rewrite).toMatch(/taboo_topics: /);
+    expect(failedGates(completed, 1)).toEqual([]);
+    expect(completed).toMatchObject({ outcome: 'rewrite', assistantText: medium });
+    expect(completed.exchanges.map((x) => x.purpose)).toEqual(['reply', 'rewrite']);
+  });
+
+  it('falls back to the safe shorter reply when the rewrite fails too', async () => {
+    stub.setHandler(() => ({ content: JSON.stringify({ text: 'ok 😊😊', surfaced_memory_ids: [] }) }));
+    const user = await o.newUser();
+    const { completed } = await o.turn(user, 'hey');
+    expect(failedGates(completed, 0)).toContain('emoji_band');
+    expect(failedGates(completed, 1)).toContain('emoji_band');
+    expect(completed.outcome).toBe('fallback');
+    expect(failedGates(completed, 2)).toEqual([]);
+    expect(completed.surfacedMemoryIds).toEqual([]);
+    expect(completed.llm).toBeUndefined();
+    expect(completed.exchanges).toHaveLength(2);
+  });
+
+  it('catches a repeated opener and a near-copy of an earlier reply (§10.2, §10.3)', async () => {
+    const other = 'That sounds like a genuinely good plan, and I think it could work out well for you. Let me know how it goes whenever you get the chance to try it.';
+    stub.setHandler(({ body }) => ({ content: JSON.stringify({ text: isRewrite(body) ? other : medium, surfaced_memory_ids: [] }) }));
+    const user = await o.newUser();
+    expect((await o.turn(user, 'first message of the day')).completed.outcome).toBe('draft');
+    const second = (await o.turn(user, 'second message of the day')).completed;
+    expect(failedGates(second, 0).sort()).toEqual(['repeated_opener', 'similarity']);
+    expect(second).toMatchObject({ outcome: 'rewrite', assistantText: other });
+  });
+
+  it('falls back when the LLM fails, with the failed exchange recorded', async () => {
+    stub.setHandler(() => ({ status: 500, body: { error: { message: 'boom' } } }));
+    const user = await o.newUser();
+    const { completed } = await o.turn(user, 'hello again');
+    expect(completed.outcome).toBe('fallback');
+    expect(completed.exchanges[0]!.error).toMatch(/LLM_HTTP_ERROR/);
+  });
+
+  it('never calls the LLM on replay', async () => {
+    const before = stub.requests.length;
+    const report = await replayProjection({ bus: o.bus, database: o.database, service: 'orchestrator', schema: o.schema, projection: dialogueProjection, migrations: service.migrations });
+    expect(report.equal).toBe(true);
+    expect(stub.requests.length).toBe(before);
+  });
+});
