@@ -1,0 +1,83 @@
+import type { Bus } from '@hearth/bus';
+import type { Clock } from '@hearth/clock';
+import { orchestrator } from '@hearth/proto';
+import { waitForPosition } from '@hearth/store';
+import type { Kysely } from 'kysely';
+import { STAGES, type Stage } from '../config.js';
+import type { OrchestratorDb } from '../db.js';
+import { relationshipFromRow, relationshipToProto } from '../handlers/mapping.js';
+import { relationshipsProjection } from '../projections/relationships.js';
+import { viewAt } from '../relationship/index.js';
+
+/** How long a read waits for the user's latest events to reach the projection. */
+const READ_YOUR_WRITES_MS = 2_000;
+
+/** The query's name on the bus: `<namespace>.q.orchestrator.GetRelationship`. */
+export const GET_RELATIONSHIP = 'GetRelationship';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A GetRelationship request that cannot be answered: undecodable, or no valid user id. */
+export class InvalidRelationshipRequestError extends Error {
+  readonly code = 'GET_RELATIONSHIP_INVALID_REQUEST';
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'InvalidRelationshipRequestError';
+  }
+}
+
+/** A relationships row that no RelationshipState can come from (a broken invariant). */
+export class CorruptRelationshipError extends Error {
+  readonly code = 'RELATIONSHIP_CORRUPT';
+
+  constructor(message: string) {
+    super(message);
+    this.name = 'CorruptRelationshipError';
+  }
+}
+
+/**
+ * GetRelationship, answered from the `relationships` projection as the state reads
+ * now: the inactivity decay due at `clock.now()` is applied (turn-pipeline §11.4),
+ * not stored. Request bytes in, response bytes out, for `bus.serveQuery`. An
+ * invalid request throws {@link InvalidRelationshipRequestError}, which the caller
+ * gets as a `QueryError`. With `bus`, it first waits (briefly) until the
+ * projection holds every event already on the user's subject.
+ */
+export function createGetRelationshipQuery(db: Kysely<OrchestratorDb>, clock: Clock, bus?: Bus): (request: Uint8Array) => Promise<Uint8Array> {
+  return async (request) => {
+    const userId = userIdOf(request);
+    if (bus) {
+      // Read your writes: a client that has its reply sees the relationship that
+      // turn wrote (it is appended before the reply).
+      const last = await bus.lastOnSubject('orchestrator', userId);
+      if (last) await waitForPosition(db, relationshipsProjection.name, last.subject, last.seq, { timeoutMs: READ_YOUR_WRITES_MS });
+    }
+    const row = await db.selectFrom('relationships').selectAll().where('user_id', '=', userId).executeTakeFirst();
+    if (row) stageOf(row.stage);
+    const response: orchestrator.GetRelationshipResponse = row
+      ? { found: true, state: relationshipToProto(viewAt(relationshipFromRow(row), clock.now())) }
+      : { found: false, state: undefined };
+    return orchestrator.GetRelationshipResponse.encode(response).finish();
+  };
+}
+
+function userIdOf(request: Uint8Array): string {
+  let userId: string;
+  try {
+    ({ userId } = orchestrator.GetRelationshipRequest.decode(request));
+  } catch (err) {
+    throw new InvalidRelationshipRequestError('GetRelationshipRequest does not decode', { cause: err });
+  }
+  // JSON.stringify keeps the message on one line whatever the caller sent: the bus
+  // carries a query's error in a header, which cannot hold a line break.
+  if (!UUID.test(userId)) throw new InvalidRelationshipRequestError(`user_id must be a uuid, got ${JSON.stringify(userId.slice(0, 64))}`);
+  return userId.toLowerCase();
+}
+
+function stageOf(stage: string): Stage {
+  const known = STAGES.find((s) => s === stage);
+  if (!known) throw new CorruptRelationshipError(`relationships row holds unknown stage ${JSON.stringify(stage.slice(0, 32))}`);
+  return known;
+}
