@@ -38,4 +38,6 @@ export const INGRESS = {
   devTokenTtlSeconds: 24 * 3600,
   /** How long onboarding waits for the persona before answering without it. */
   personaWaitMs: 10_000,
+  /** How long a query to another service may take before the API answers 503. */
+  queryTimeoutMs: 5_000,
 } as const;

@@ -1,8 +1,9 @@
-import { appendDecided, draft, GLOBAL_KEYS, type Bus, type EventDraft, type ServiceName, type StoredEvent, SERVICE_NAMES } from '@hearth/bus';
+import { appendDecided, draft, GLOBAL_KEYS, QueryError, type Bus, type EventDraft, type ServiceName, type StoredEvent, SERVICE_NAMES } from '@hearth/bus';
 import type { Clock } from '@hearth/clock';
 import { deriveId, Events } from '@hearth/events';
 import { eventCodecs, isEventTypeName } from '@hearth/proto';
 import { waitForPosition } from '@hearth/store';
+import { getRelationship } from '@hearth/svc-orchestrator';
 import type { Logger } from '@hearth/telemetry';
 import type { Kysely, Selectable } from 'kysely';
 import { INGRESS } from '../config.js';
@@ -10,7 +11,9 @@ import type { IngressDb, TurnsTable } from '../db.js';
 import { usersProjection } from '../projections/users.js';
 import type { OnboardingAnswersValue } from '../users/answers.js';
 import { decideCreateUser, decideOnboarding, decideTurn, stateAfterTurn, type TurnCommand, type UserSnapshot, type UserState } from '../users/user.js';
+import { belongsToTurn, buildTurnTrail, type AuditEvent, type TimelineEvent, type TurnTrail } from './audit.js';
 import { IngressError } from './errors.js';
+import { relationshipView, type RelationshipView } from './relationship-view.js';
 import type { TurnWaiters } from './waiters.js';
 
 export interface Profile {
@@ -36,14 +39,6 @@ export interface HistoryMessage {
   text: string;
   created_at: string;
   surfaced_memory_ids?: string[];
-}
-
-export interface TimelineEvent {
-  type: string;
-  event_id: string;
-  occurred_at: string;
-  service: string;
-  payload: unknown;
 }
 
 export interface IngressDeps {
@@ -238,32 +233,63 @@ export function createIngressApp(deps: IngressDeps) {
 
     /** Every event about a user across all streams, in order of occurrence. */
     async timeline(userId: string): Promise<TimelineEvent[]> {
-      const events: (TimelineEvent & { seq: number; order: number })[] = [];
-      const push = (e: StoredEvent, service: ServiceName, order: number) =>
-        events.push({
-          type: e.type,
-          event_id: e.id,
-          occurred_at: e.occurredAt.toISOString(),
-          service: e.service || service,
-          payload: decodePayload(e),
-          seq: e.seq,
-          order,
-        });
-      for (const [order, service] of SERVICE_NAMES.entries()) {
-        for await (const e of bus.read(service, { key: userId })) push(e, service, order);
+      return (await userEvents(userId)).map(({ causation_id: _c, correlation_id: _r, ...e }) => e);
+    },
+
+    /**
+     * The caller's relationship as the orchestrator reads it now; the initial
+     * STRANGER state before the first turn.
+     */
+    async relationship(userId: string): Promise<RelationshipView> {
+      const user = await db.selectFrom('users').select('user_id').where('user_id', '=', userId).executeTakeFirst();
+      if (!user) throw new IngressError(404, 'USER_NOT_FOUND', 'no such user: create it with POST /v1/me');
+      try {
+        return relationshipView(await getRelationship(bus, userId, INGRESS.queryTimeoutMs));
+      } catch (err) {
+        if (!(err instanceof QueryError)) throw err;
+        deps.logger.warn({ err, userId }, 'GetRelationship failed');
+        throw new IngressError(503, 'UNAVAILABLE', 'the relationship is not available right now; retry shortly');
       }
-      // The persona lives in the global assignment log (anti-cloning cap, §3.4.1).
-      const persona = await db.selectFrom('personas').select('event_seq').where('user_id', '=', userId).executeTakeFirst();
-      if (persona?.event_seq) {
-        const seq = Number(persona.event_seq);
-        for await (const e of bus.read('orchestrator', { key: GLOBAL_KEYS.personaAssignments, fromSeq: seq, toSeq: seq })) {
-          if (e.userId === userId) push(e, 'orchestrator', SERVICE_NAMES.indexOf('orchestrator'));
-        }
-      }
-      events.sort((a, b) => a.occurred_at.localeCompare(b.occurred_at) || a.order - b.order || a.seq - b.seq);
-      return events.map(({ seq: _s, order: _o, ...e }) => e);
+    },
+
+    /** The decision trail of one turn, from the events correlated with it. */
+    async turnTrail(messageId: string): Promise<TurnTrail> {
+      const turn = await db.selectFrom('turns').select(['user_id', 'conversation_id']).where('message_id', '=', messageId).executeTakeFirst();
+      if (!turn) throw new IngressError(404, 'TURN_NOT_FOUND', 'no turn with this message_id');
+      const events = (await userEvents(turn.user_id)).filter((e) => belongsToTurn(e, messageId));
+      return buildTurnTrail({ messageId, userId: turn.user_id, conversationId: turn.conversation_id }, events);
     },
   };
+
+  /** Every event about a user across all streams, in order of occurrence, payloads as JSON. */
+  async function userEvents(userId: string): Promise<AuditEvent[]> {
+    const events: (AuditEvent & { seq: number; order: number })[] = [];
+    const push = (e: StoredEvent, service: ServiceName, order: number) =>
+      events.push({
+        type: e.type,
+        event_id: e.id,
+        occurred_at: e.occurredAt.toISOString(),
+        service: e.service || service,
+        causation_id: e.causationId,
+        correlation_id: e.correlationId,
+        payload: decodePayload(e),
+        seq: e.seq,
+        order,
+      });
+    for (const [order, service] of SERVICE_NAMES.entries()) {
+      for await (const e of bus.read(service, { key: userId })) push(e, service, order);
+    }
+    // The persona lives in the global assignment log (anti-cloning cap, §3.4.1).
+    const persona = await db.selectFrom('personas').select('event_seq').where('user_id', '=', userId).executeTakeFirst();
+    if (persona?.event_seq) {
+      const seq = Number(persona.event_seq);
+      for await (const e of bus.read('orchestrator', { key: GLOBAL_KEYS.personaAssignments, fromSeq: seq, toSeq: seq })) {
+        if (e.userId === userId) push(e, 'orchestrator', SERVICE_NAMES.indexOf('orchestrator'));
+      }
+    }
+    events.sort((a, b) => a.occurred_at.localeCompare(b.occurred_at) || a.order - b.order || a.seq - b.seq);
+    return events.map(({ seq: _s, order: _o, ...e }) => e);
+  }
 
   async function assertConversationOwner(userId: string, conversationId: string): Promise<void> {
     // Only its owner ever writes to a conversation, so any one of its turns names the owner.

@@ -57,6 +57,12 @@ export class MeController {
     return api(() => this.app.profile(userId));
   }
 
+  @Get('me/relationship')
+  async relationship(@Req() req: FastifyRequest) {
+    const { userId } = await principalOf(this.auth, req);
+    return api(() => this.app.relationship(userId));
+  }
+
   @Put('me/onboarding')
   async onboarding(@Req() req: FastifyRequest, @Body() body: unknown) {
     const { userId } = await principalOf(this.auth, req);
@@ -120,6 +126,13 @@ export class AdminController {
     await adminOf(this.auth, req);
     const id = uuidParam('user_id', userId);
     return api(async () => ({ events: await this.app.timeline(id) }));
+  }
+
+  @Get('turns/:messageId')
+  async turn(@Req() req: FastifyRequest, @Param('messageId') messageId: string) {
+    await adminOf(this.auth, req);
+    const id = uuidParam('message_id', messageId);
+    return api(() => this.app.turnTrail(id));
   }
 }
 

@@ -48,6 +48,9 @@ export interface OpenApiDocument {
 const USER_STATE_SET = { CREATED: true, ONBOARDING: true, ACTIVE: true } satisfies Record<UserState, true>;
 const USER_STATES = Object.keys(USER_STATE_SET) as UserState[];
 
+// The stages of turn-pipeline §2.5, in promotion order.
+const RELATIONSHIP_STAGES = ['STRANGER', 'ACQUAINTANCE', 'FRIEND', 'CLOSE_FRIEND'] as const;
+
 const MAX_ADVANCE_SECONDS = 10 * 365 * 24 * 3600;
 const MAX_LOCALE_CHARS = 35;
 
@@ -259,6 +262,93 @@ const schemas: Record<string, JsonSchema> = {
     required: ['messages'],
     properties: { messages: { type: 'array', items: ref('HistoryMessage'), description: 'Oldest first.' } },
   },
+  Relationship: {
+    type: 'object',
+    description:
+      "The caller's relationship with their companion (turn-pipeline §2.5), as it reads now: inactivity decay due so " +
+      'far is applied (§11.4). A user who has not chatted yet has the initial relationship: STRANGER, rapport 0, ' +
+      '0 sessions, both timestamps null.',
+    required: ['relationship_stage', 'rapport_score', 'sessions_count', 'last_interaction_at', 'last_stage_promotion_at'],
+    properties: {
+      relationship_stage: { type: 'string', enum: [...RELATIONSHIP_STAGES] },
+      rapport_score: { type: 'integer', minimum: 0, maximum: 100 },
+      sessions_count: { type: 'integer', minimum: 0, description: 'A session starts after more than 4 h without a user message (§11.1).' },
+      last_interaction_at: { ...nullable({ type: 'string', format: 'date-time' }), description: 'The last user message; null before the first.' },
+      last_stage_promotion_at: { ...nullable({ type: 'string', format: 'date-time' }), description: 'Null until the first promotion (§11.5).' },
+    },
+    examples: [{ relationship_stage: 'STRANGER', rapport_score: 0, sessions_count: 0, last_interaction_at: null, last_stage_promotion_at: null }],
+  },
+  AuditEvent: {
+    type: 'object',
+    required: ['type', 'event_id', 'occurred_at', 'service', 'causation_id', 'correlation_id', 'payload'],
+    properties: {
+      type: { type: 'string', examples: ['hearth.orchestrator.v1.TurnCompleted'] },
+      event_id: uuid,
+      occurred_at: { type: 'string', format: 'date-time' },
+      service: { type: 'string', enum: [...SERVICE_NAMES] },
+      causation_id: { type: 'string', description: 'The event that caused this one; "" for a request from outside.' },
+      correlation_id: { type: 'string', description: "The turn it belongs to: the chat message's message_id." },
+      payload: { description: "The event's protobuf payload as JSON (camelCase; empty fields left out)." },
+    },
+  },
+  Writeback: {
+    type: 'object',
+    required: ['type', 'event_id', 'service'],
+    properties: {
+      type: { type: 'string' },
+      event_id: uuid,
+      service: { type: 'string', enum: [...SERVICE_NAMES] },
+    },
+  },
+  TurnTrail: {
+    type: 'object',
+    description:
+      'The decision trail of one turn, read from the events correlated with it. Payload parts are protobuf JSON ' +
+      '(camelCase, empty fields left out). Parts of a stage that has not happened (yet) are null or empty.',
+    required: [
+      'message_id',
+      'user_id',
+      'conversation_id',
+      'packet',
+      'routing',
+      'retrieval',
+      'surfaced_memory_ids',
+      'plan',
+      'gates',
+      'llm',
+      'outcome',
+      'relationship',
+      'writebacks',
+      'events',
+    ],
+    properties: {
+      message_id: uuid,
+      user_id: uuid,
+      conversation_id: uuid,
+      packet: { ...nullable({ type: 'object' }), description: 'The TurnReceived payload: the TurnPacket (turn-pipeline §2.1).' },
+      routing: { ...nullable({ type: 'object' }), description: 'The TurnRouted payload: the RoutingDecision and topic matches (§5, §6).' },
+      retrieval: { ...nullable({ type: 'object' }), description: 'The memories retrieved for the turn and how (§7.1 steps 2–3).' },
+      surfaced_memory_ids: { type: 'array', items: uuid, description: 'The memories the reply surfaced.' },
+      plan: { ...nullable({ type: 'object' }), description: 'The ResponsePlan (§8).' },
+      gates: { type: 'array', items: { type: 'object' }, description: 'Every §10 gate verdict on every candidate reply, in order.' },
+      llm: {
+        type: 'object',
+        required: ['final', 'exchanges'],
+        description: 'The recorded LLM output, so replay never calls the LLM (ARCHITECTURE invariant 4).',
+        properties: {
+          final: { ...nullable({ type: 'object' }), description: 'The exchange whose output became the reply (or the offline render).' },
+          exchanges: { type: 'array', items: { type: 'object' }, description: 'Every exchange of the turn in order (draft, repair, rewrite).' },
+        },
+      },
+      outcome: {
+        ...nullable({ type: 'string', enum: ['draft', 'rewrite', 'fallback', 'refusal', 'crisis_safe'] }),
+        description: 'Null while the turn has no reply; `refusal` for a user-state refusal (ChatRefused, §6.1.1).',
+      },
+      relationship: { ...nullable({ type: 'object' }), description: 'The RelationshipUpdated payload (§11), or null.' },
+      writebacks: { type: 'array', items: ref('Writeback'), description: 'The other events the turn caused (memory, beliefs, trust, …).' },
+      events: { type: 'array', items: ref('AuditEvent'), description: 'Every event of the turn, in order of occurrence.' },
+    },
+  },
   TimelineEvent: {
     type: 'object',
     required: ['type', 'event_id', 'occurred_at', 'service', 'payload'],
@@ -395,6 +485,22 @@ const paths: Record<string, OpenApiPathItem> = {
       },
     },
   },
+  '/v1/me/relationship': {
+    get: {
+      operationId: 'getMyRelationship',
+      summary: "The calling user's relationship with their companion",
+      description:
+        'Stage, rapport and sessions as they read now (inactivity decay applied). Before the first chat message ' +
+        'the answer is the initial relationship: STRANGER, 0, 0, null, null.',
+      tags: ['users'],
+      responses: {
+        '200': json(ref('Relationship'), 'The relationship.'),
+        '401': E.unauthenticated,
+        '404': E.userNotFound,
+        '503': error('UNAVAILABLE', 'The orchestrator did not answer; retry shortly.'),
+      },
+    },
+  },
   '/v1/conversations/{conversation_id}/messages': {
     post: {
       operationId: 'postMessage',
@@ -459,6 +565,26 @@ const paths: Record<string, OpenApiPathItem> = {
         '200': json(ref('Timeline'), 'The events of every service about the user.'),
         '401': E.unauthenticated,
         '403': error('FORBIDDEN', 'The token lacks the admin role.'),
+        '422': E.invalid,
+      },
+    },
+  },
+  '/v1/admin/turns/{message_id}': {
+    get: {
+      operationId: 'getTurnTrail',
+      summary: 'The decision trail of one turn (role admin)',
+      description:
+        'Packet, routing, retrieved and surfaced memories, plan, gate verdicts, the LLM record, the relationship ' +
+        'update and the writebacks of the turn, with every event correlated with it.',
+      tags: ['admin'],
+      parameters: [
+        { name: 'message_id', in: 'path', required: true, description: "The user message's id. Must be a uuid (otherwise 422).", schema: uuid },
+      ],
+      responses: {
+        '200': json(ref('TurnTrail'), 'The trail of the turn.'),
+        '401': E.unauthenticated,
+        '403': error('FORBIDDEN', 'The token lacks the admin role.'),
+        '404': error('TURN_NOT_FOUND', 'No turn with this message_id.'),
         '422': E.invalid,
       },
     },

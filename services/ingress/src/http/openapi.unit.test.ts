@@ -2,6 +2,8 @@
 import 'reflect-metadata';
 import { RequestMethod } from '@nestjs/common';
 import { HealthController } from '@hearth/host';
+import { buildTurnTrail } from '../app/audit.js';
+import { INITIAL_RELATIONSHIP } from '../app/relationship-view.js';
 import { AGE_BANDS, OCCUPATIONS } from '../users/answers.js';
 import { TOPIC_IDS } from '@hearth/text';
 import { INGRESS_CONTROLLERS } from './controllers.js';
@@ -121,6 +123,27 @@ describe('OpenAPI document of the ingress API', () => {
     expect(input.age_band!.enum).toEqual([...AGE_BANDS]);
     expect(input.occupation_category!.enum).toEqual([...OCCUPATIONS]);
     expect(OPENAPI.components.schemas.TopicId!.enum).toEqual([...TOPIC_IDS]);
+  });
+
+  it.each([
+    ['GET', '/v1/me/relationship', ['200', '401', '404', '503']],
+    ['GET', '/v1/admin/turns/{message_id}', ['200', '401', '403', '404', '422']],
+  ])('documents %s %s with its statuses', (method, path, statuses) => {
+    const doc = documented.find((d) => key(d.method, d.path) === key(method, path));
+    expect(Object.keys(doc!.operation.responses).sort()).toEqual(statuses);
+  });
+
+  it('describes the relationship body the app answers, the initial one included', () => {
+    const schema = OPENAPI.components.schemas.Relationship!;
+    expect([...(schema.required as string[])].sort()).toEqual(Object.keys(INITIAL_RELATIONSHIP).sort());
+    expect(schema.examples).toEqual([INITIAL_RELATIONSHIP]);
+  });
+
+  it('describes the turn trail the app answers', () => {
+    const trail = buildTurnTrail({ messageId: 'm', userId: 'u', conversationId: 'c' }, []);
+    const schema = OPENAPI.components.schemas.TurnTrail!;
+    expect([...(schema.required as string[])].sort()).toEqual(Object.keys(trail).sort());
+    expect(Object.keys(schema.properties as object).sort()).toEqual(Object.keys(trail).sort());
   });
 
   it('is plain JSON', () => {
