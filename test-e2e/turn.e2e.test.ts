@@ -273,9 +273,10 @@ describe('a turn through the HTTP API (scripts/start, Postgres)', () => {
       'hearth.orchestrator.v1.PersonaAssigned',
       'hearth.ingress.v1.TurnReceived',
       'hearth.router.v1.TurnRouted',
+      'hearth.orchestrator.v1.RelationshipUpdated',
       'hearth.orchestrator.v1.TurnCompleted',
     ]);
-    expect(events.map((e) => e.service)).toEqual(['ingress', 'ingress', 'orchestrator', 'ingress', 'router', 'orchestrator']);
+    expect(events.map((e) => e.service)).toEqual(['ingress', 'ingress', 'orchestrator', 'ingress', 'router', 'orchestrator', 'orchestrator']);
     const times = events.map((e) => Date.parse(e.occurred_at));
     expect([...times].sort((a, b) => a - b)).toEqual(times);
   });
@@ -339,6 +340,8 @@ describe('a turn through the HTTP API (scripts/start, Postgres)', () => {
         ['ingress/turns', true],
         ['orchestrator/profiles', true],
         ['orchestrator/personas', true],
+        ['orchestrator/dialogue', true],
+        ['orchestrator/relationships', true],
       ]);
       for (const [, , events] of results) expect(events).toBeGreaterThan(0);
     } finally {
