@@ -8,7 +8,7 @@ import { Events, type TurnCompleted } from '@hearth/events';
 import { schemaFor } from '@hearth/host';
 import { createChatClient, startLlmStub, type LlmStub } from '@hearth/llm';
 import { memory, type router } from '@hearth/proto';
-import { migrateSchema, openDatabase, replayProjection, schemaDb, startProjection, startReactor, type Database } from '@hearth/store';
+import { migrateSchema, openDatabase, reactOnce, replayProjection, schemaDb, startProjection, startReactor, type Database } from '@hearth/store';
 import { cleanupNamespace, databaseUrl, dropSchemas, natsUrl, testNamespace, waitFor } from '@hearth/testing';
 import { detectTopics, normalizeUserText } from '@hearth/text';
 import { createMemoryClient, FIND_MEMORIES, SEARCH_MEMORIES } from '../adapters/memory.js';
@@ -67,10 +67,11 @@ async function startOrchestrator(label: string, opts: { stub?: LlmStub; memories
     });
   }
   const chat = opts.stub ? createChatClient({ baseUrl: opts.stub.url, apiKey: null, model: 'stub-model', timeoutMs: 5_000, maxRetries: 0, temperature: 0.7 }) : null;
+  const reactor = createRespondReactor({ bus, db, clock, memory: createMemoryClient(bus, { timeoutMs: 1_000 }), chat });
   const running: RunningConsumer[] = [
     ...(await startProjection(bus, db, 'orchestrator', dialogueProjection)),
     ...(await startProjection(bus, db, 'orchestrator', relationshipsProjection)),
-    ...(await startReactor(bus, db, 'orchestrator', createRespondReactor({ bus, db, clock, memory: createMemoryClient(bus, { timeoutMs: 1_000 }), chat }))),
+    ...(await startReactor(bus, db, 'orchestrator', reactor)),
   ];
 
   async function newUser(over: { suppressed?: string[] } = {}): Promise<{ userId: string; aiFriendId: string }> {
@@ -163,8 +164,14 @@ async function startOrchestrator(label: string, opts: { stub?: LlmStub; memories
     database,
     schema,
     memoryRequests,
+    reactor,
     newUser,
     turn,
+    async routedOf(userId: string): Promise<StoredEvent[]> {
+      const out: StoredEvent[] = [];
+      for await (const e of bus.read('router', { key: userId })) out.push(e);
+      return out;
+    },
     async stop() {
       await Promise.all(running.map((c) => c.stop()));
       await bus.close();
@@ -367,6 +374,21 @@ describe('the turn recipe with an LLM (local OpenAI-compatible stub)', () => {
     const { completed } = await o.turn(user, 'hello again');
     expect(completed.outcome).toBe('fallback');
     expect(completed.exchanges[0]!.error).toMatch(/LLM_HTTP_ERROR/);
+  });
+
+  it('answers a redelivered turn once, without asking the LLM again', async () => {
+    stub.setHandler(() => ({ content: JSON.stringify({ text: medium, surfaced_memory_ids: [] }) }));
+    const user = await o.newUser();
+    const { events } = await o.turn(user, 'one more quiet day');
+    const routed = (await o.routedOf(user.userId)).at(-1)!;
+    const before = stub.requests.length;
+    // As after a crash between the append and the ack: the reactor's position is lost.
+    await o.db.deleteFrom('projection_positions' as never).where('projection' as never, '=', 'respond' as never).execute();
+    await reactOnce(o.db, o.reactor, routed);
+    expect(stub.requests.length).toBe(before);
+    const after: string[] = [];
+    for await (const e of o.bus.read('orchestrator', { key: user.userId })) after.push(e.id);
+    expect(after).toEqual(events.map((e) => e.id));
   });
 
   it('never calls the LLM on replay', async () => {

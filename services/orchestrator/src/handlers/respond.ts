@@ -95,7 +95,11 @@ export function createRespondReactor(deps: RespondDeps): {
         ]);
         return;
       }
+      const replyId = deriveId('orchestrator', 'reply', event.id);
       await appendDecided(bus, 'orchestrator', event.userId, async (last) => {
+        // Redelivered after the reply was appended (a crash before the ack): decide
+        // nothing, and above all ask the LLM nothing.
+        if (last?.id === replyId) return [];
         // Decide on projections that have applied every earlier event of this user's chain.
         if (last) {
           for (const p of [dialogueProjection.name, relationshipsProjection.name]) {
@@ -113,7 +117,7 @@ export function createRespondReactor(deps: RespondDeps): {
           draft(
             Events.TurnCompleted,
             { ...turn.completed, assistantMessageId },
-            { ...meta, id: deriveId('orchestrator', 'reply', event.id), occurredAt: clock.now() },
+            { ...meta, id: replyId, occurredAt: clock.now() },
           ),
         );
         return drafts;
