@@ -7,7 +7,7 @@ import type { Logger } from '@hearth/telemetry';
 import { normalizeUserText, tokenize } from '@hearth/text';
 import type { Kysely } from 'kysely';
 import type { MemoryPort } from '../adapters/memory.js';
-import { GATES, OFFLINE_PROVIDER, RECIPE, type Stage } from '../config.js';
+import { GATES, OFFLINE_PROVIDER, RECIPE, RELATIONSHIP, type Stage } from '../config.js';
 import type { OrchestratorDb } from '../db.js';
 import { evaluateReply, isSensitive, openerNorm, recallAsked, type ExemptGate, type GateVerdict } from '../gates/index.js';
 import { seedFromId, type StableStyle } from '../personas/assign.js';
@@ -176,7 +176,7 @@ async function runRecipe(deps: RespondDeps, event: StoredEvent, routed: TurnRout
           recallAsked: recall,
           topicsNow: routed.topicMatches.map((m) => m.topicId),
           topicsBefore: before,
-          hasRecentTurns: chatHistory.some((h) => now.getTime() - h.created_at.getTime() <= 4 * 3600_000),
+          hasRecentTurns: chatHistory.some((h) => now.getTime() - h.created_at.getTime() <= RELATIONSHIP.sessionGapMs),
         })
       : [];
   const retrieval = await retrieve(deps, event.userId, profile?.ai_friend_id ?? routed.aiFriendId, readPolicy, triggers, routing?.retrievalQueryText || routed.text);
