@@ -6,3 +6,4 @@ export { TOPIC_LEXICON, parseTopicLexicon, type TopicLexicon } from './lexicon.j
 export { TOPIC_DETECTION, detectTopics, userInitiatedTopics, type TopicMatch } from './topics.js';
 export { HEURISTIC_TRIGGERS, heuristicFlags, type HeuristicFlag } from './heuristics.js';
 export { preprocess, type Preprocessed } from './preprocess.js';
+export { PROTECTED_GROUPS } from './groups.js';

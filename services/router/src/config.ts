@@ -1,3 +1,4 @@
+import { PROTECTED_GROUPS } from '@hearth/text';
 import type { Decision, Pipeline } from './routing/policies.js';
 
 /**
@@ -220,30 +221,7 @@ export const SAFETY_LEXICON: SafetyLexicon = Object.freeze({
     'humiliate him',
     'humiliate her',
   ],
-  groups: [
-    'immigrants',
-    'foreigners',
-    'refugees',
-    'muslims',
-    'jews',
-    'christians',
-    'gays',
-    'gay people',
-    'lesbians',
-    'trans people',
-    'women',
-    'men',
-    'black people',
-    'white people',
-    'asians',
-    'mexicans',
-    'disabled people',
-    '외국인',
-    '이민자',
-    '난민',
-    '흑인',
-    '동성애자',
-  ],
+  groups: PROTECTED_GROUPS,
   groupInsults: ['are animals', 'are disgusting', 'are inferior', 'are trash', 'are criminals', 'are parasites', 'are a disease', "don't deserve rights", 'dont deserve rights'],
   hateReported: [
     'called me',

@@ -1,3 +1,5 @@
+import { PROTECTED_GROUPS } from '@hearth/text';
+
 /**
  * The word and phrase lists of the §10 gates, English and Korean, in
  * `norm_no_punct` form (ASCII lowercase, apostrophes kept; turn-pipeline §2.8).
@@ -371,34 +373,7 @@ export const SLURS: TermList = {
 };
 
 /** A hateful generalisation is one of these groups and one of `HATE_GROUP_INSULTS` in the same sentence. */
-export const HATE_GROUPS: TermList = {
-  phrases: [
-    'immigrants',
-    'foreigners',
-    'refugees',
-    'muslims',
-    'jews',
-    'christians',
-    'gays',
-    'gay people',
-    'lesbians',
-    'trans people',
-    'women',
-    'men',
-    'black people',
-    'white people',
-    'asians',
-    'mexicans',
-    'disabled people',
-    '외국인',
-    '이민자',
-    '난민',
-    '흑인',
-    '동성애자',
-    '여자들',
-    '남자들',
-  ],
-};
+export const HATE_GROUPS: TermList = { phrases: PROTECTED_GROUPS };
 
 export const HATE_GROUP_INSULTS: TermList = {
   phrases: [
