@@ -2,11 +2,10 @@ import { styleParamsFromJson } from '@hearth/events';
 import { orchestrator } from '@hearth/proto';
 import type { Kysely, Selectable } from 'kysely';
 import type { OrchestratorDb, PersonasTable } from '../db.js';
+import { userIdOfRequest } from './request.js';
 
 /** The query's name on the bus: `<namespace>.q.orchestrator.GetPersona`. */
 export const GET_PERSONA = 'GetPersona';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A GetPersona request that cannot be answered: undecodable, or no valid user id. */
 export class InvalidPersonaRequestError extends Error {
@@ -35,16 +34,7 @@ export function createGetPersonaQuery(db: Kysely<OrchestratorDb>): (request: Uin
 }
 
 function userIdOf(request: Uint8Array): string {
-  let userId: string;
-  try {
-    ({ userId } = orchestrator.GetPersonaRequest.decode(request));
-  } catch (err) {
-    throw new InvalidPersonaRequestError('GetPersonaRequest does not decode', { cause: err });
-  }
-  // JSON.stringify keeps the message on one line whatever the caller sent: the bus
-  // carries a query's error in a header, which cannot hold a line break.
-  if (!UUID.test(userId)) throw new InvalidPersonaRequestError(`user_id must be a uuid, got ${JSON.stringify(userId.slice(0, 64))}`);
-  return userId.toLowerCase();
+  return userIdOfRequest(request, (b) => orchestrator.GetPersonaRequest.decode(b), (m, o) => new InvalidPersonaRequestError(m, o), 'GetPersonaRequest');
 }
 
 /** A personas row back as the PersonaAssigned it was projected from. */

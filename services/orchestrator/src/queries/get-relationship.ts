@@ -8,14 +8,13 @@ import type { OrchestratorDb } from '../db.js';
 import { relationshipFromRow, relationshipToProto } from '../handlers/mapping.js';
 import { relationshipsProjection } from '../projections/relationships.js';
 import { viewAt } from '../relationship/index.js';
+import { userIdOfRequest } from './request.js';
 
 /** How long a read waits for the user's latest events to reach the projection. */
 const READ_YOUR_WRITES_MS = 2_000;
 
 /** The query's name on the bus: `<namespace>.q.orchestrator.GetRelationship`. */
 export const GET_RELATIONSHIP = 'GetRelationship';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A GetRelationship request that cannot be answered: undecodable, or no valid user id. */
 export class InvalidRelationshipRequestError extends Error {
@@ -64,16 +63,7 @@ export function createGetRelationshipQuery(db: Kysely<OrchestratorDb>, clock: Cl
 }
 
 function userIdOf(request: Uint8Array): string {
-  let userId: string;
-  try {
-    ({ userId } = orchestrator.GetRelationshipRequest.decode(request));
-  } catch (err) {
-    throw new InvalidRelationshipRequestError('GetRelationshipRequest does not decode', { cause: err });
-  }
-  // JSON.stringify keeps the message on one line whatever the caller sent: the bus
-  // carries a query's error in a header, which cannot hold a line break.
-  if (!UUID.test(userId)) throw new InvalidRelationshipRequestError(`user_id must be a uuid, got ${JSON.stringify(userId.slice(0, 64))}`);
-  return userId.toLowerCase();
+  return userIdOfRequest(request, (b) => orchestrator.GetRelationshipRequest.decode(b), (m, o) => new InvalidRelationshipRequestError(m, o), 'GetRelationshipRequest');
 }
 
 function stageOf(stage: string): Stage {
