@@ -1,6 +1,7 @@
-// The turn recipe (turn-pipeline §7–§11) against real NATS and Postgres: a
-// memory service answered over the bus, the offline provider, and the LLM path
-// against a local OpenAI-compatible stub server (repair, rewrite, fallback).
+// The turn recipe (turn-pipeline §7–§11) against real NATS and Postgres: the
+// user-state gates (ChatRefused, kept out of the history), the fixed safety
+// replies, a memory service answered over the bus, the offline provider, and the
+// LLM path against a local OpenAI-compatible stub server (repair, rewrite, fallback).
 import { randomUUID } from 'node:crypto';
 import { Bus, draft, type RunningConsumer, type StoredEvent } from '@hearth/bus';
 import { ManualClock } from '@hearth/clock';
@@ -18,6 +19,7 @@ import { styleOf } from '../personas/assign.js';
 import { PERSONA_LIBRARY } from '../personas/library.js';
 import { dialogueProjection } from '../projections/dialogue.js';
 import { relationshipsProjection } from '../projections/relationships.js';
+import { CRISIS_SAFE_TEXT, FINISH_ONBOARDING_TEXT, REFUSAL_TEXT } from '../responder/fixed.js';
 import { createRespondReactor } from './respond.js';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
@@ -108,7 +110,11 @@ async function startOrchestrator(label: string, opts: { stub?: LlmStub; memories
   }
 
   /** Appends a TurnRouted as the router would and waits for the orchestrator's TurnCompleted. */
-  async function turn(user: { userId: string; aiFriendId: string }, text: string, over: { decision?: Partial<router.RoutingDecision>; conversationId?: string; source?: string } = {}) {
+  async function turn(
+    user: { userId: string; aiFriendId: string },
+    text: string,
+    over: { decision?: Partial<router.RoutingDecision>; conversationId?: string; source?: string; userState?: string; activatesUser?: boolean; missingOnboarding?: string[] } = {},
+  ) {
     const messageId = randomUUID();
     const n = normalizeUserText(text);
     const last = await bus.lastOnSubject('router', user.userId);
@@ -124,7 +130,7 @@ async function startOrchestrator(label: string, opts: { stub?: LlmStub; memories
             decision: decision(over.decision),
             flags: [],
             topicMatches: detectTopics(n.normNoPunct).map((m) => ({ topicId: m.topicId, confidence: m.confidence, keywords: [...m.keywords] })),
-            userState: 'ACTIVE',
+            userState: over.userState ?? 'ACTIVE',
             text,
             aiFriendId: user.aiFriendId,
             source: over.source ?? 'chat',
@@ -133,8 +139,8 @@ async function startOrchestrator(label: string, opts: { stub?: LlmStub; memories
             tokenEstimate: 1,
             heuristicFlags: [],
             ageBand: '25-34',
-            activatesUser: false,
-            missingOnboarding: [],
+            activatesUser: over.activatesUser ?? false,
+            missingOnboarding: over.missingOnboarding ?? [],
           },
           { id: randomUUID(), userId: user.userId, occurredAt: clock.now(), correlationId: messageId },
         ),
@@ -146,14 +152,22 @@ async function startOrchestrator(label: string, opts: { stub?: LlmStub; memories
       async () => {
         const out: StoredEvent[] = [];
         for await (const e of bus.read('orchestrator', { key: user.userId })) if (e.correlationId === messageId) out.push(e);
+        if (out.some((e) => e.type === Events.ChatRefused.name)) return out;
         const wanted = [Events.TurnCompleted.name, ...(expectRelationship ? [Events.RelationshipUpdated.name] : [])];
         return wanted.every((t) => out.some((e) => e.type === t)) ? out : undefined;
       },
       { timeoutMs: 20_000, what: `the reply to "${text}"` },
     );
-    const completed = Events.TurnCompleted.decode(events.find((e) => e.type === Events.TurnCompleted.name)!.payload);
+    const done = events.find((e) => e.type === Events.TurnCompleted.name);
+    const refused = events.find((e) => e.type === Events.ChatRefused.name);
     const rel = events.find((e) => e.type === Events.RelationshipUpdated.name);
-    return { completed, relationship: rel ? Events.RelationshipUpdated.decode(rel.payload) : null, events };
+    return {
+      // Tests of ordinary turns read `completed`; the user-state gates read `refused`.
+      completed: done ? Events.TurnCompleted.decode(done.payload) : (undefined as unknown as TurnCompleted),
+      refused: refused ? Events.ChatRefused.decode(refused.payload) : null,
+      relationship: rel ? Events.RelationshipUpdated.decode(rel.payload) : null,
+      events,
+    };
   }
 
   return {
@@ -249,6 +263,51 @@ describe('the turn recipe with the offline provider and a memory service', () =>
     const user = await o.newUser();
     expect((await o.turn(user, 'hello there', { decision: { relationshipUpdatePolicy: 'OFF' } })).relationship).toBeNull();
     expect((await o.turn(user, '', { source: 'retention' })).relationship).toBeNull();
+  });
+
+  it('answers a CREATED user with ChatRefused asking to finish onboarding (§6.1.1)', async () => {
+    const user = await o.newUser();
+    const r = await o.turn(user, 'hello?', { userState: 'CREATED', decision: { pipeline: 'REFUSAL', relationshipUpdatePolicy: 'OFF' } });
+    expect(r.refused?.text).toBe(FINISH_ONBOARDING_TEXT);
+    expect(r.events.map((e) => e.type)).toEqual([Events.ChatRefused.name]);
+  });
+
+  it('answers an ONBOARDING message that could not activate with ChatRefused naming what is missing (§4.1.2 step 5)', async () => {
+    const user = await o.newUser();
+    const r = await o.turn(user, 'hi', {
+      userState: 'ONBOARDING',
+      missingOnboarding: ['persona'],
+      decision: { pipeline: 'ONBOARDING_CHAT', memoryWritePolicy: 'NONE', relationshipUpdatePolicy: 'OFF', notes: 'onboarding incomplete: missing persona' },
+    });
+    expect(r.refused?.text).toMatch(/getting ready to meet you/);
+    expect(r.refused?.reason).toBe('onboarding incomplete: missing persona');
+  });
+
+  it('answers the activating first message with an ordinary reply that welcomes the user by name', async () => {
+    const user = await o.newUser();
+    const r = await o.turn(user, 'hi!', { userState: 'ONBOARDING', activatesUser: true, decision: { pipeline: 'ONBOARDING_CHAT', memoryReadPolicy: 'LIGHT', vectorSearchPolicy: 'OFF' } });
+    expect(r.completed.assistantText).toContain('Mina');
+    expect(r.relationship).toMatchObject({ sessionStarted: true, next: { sessionsCount: 1 } });
+  });
+
+  it('answers a hard refusal with the fixed refusal text as an ordinary reply: no LLM, persona bands exempt, no relationship', async () => {
+    const user = await o.newUser();
+    const r = await o.turn(user, 'x', {
+      decision: { pipeline: 'REFUSAL', safetyPolicy: 'HARD_REFUSE', safetyReason: 'sexual_explicit', relationshipUpdatePolicy: 'OFF', memoryWritePolicy: 'NONE', memoryReadPolicy: 'NONE', vectorSearchPolicy: 'OFF' },
+    });
+    expect(r.completed).toMatchObject({ assistantText: REFUSAL_TEXT.HARD_REFUSE, outcome: 'refusal', routing: { safetyReason: 'sexual_explicit' } });
+    expect(r.completed.gates.find((g) => g.gate === 'safety')).toMatchObject({ pass: true });
+    expect(r.completed.gates.find((g) => g.gate === 'emoji_band')).toMatchObject({ pass: true, detail: 'exempt' });
+    // §2.2: a hard refusal updates no relationship.
+    expect(r.events.map((e) => e.type)).toEqual([Events.TurnCompleted.name]);
+  });
+
+  it('answers a soft refusal and self-harm intent with their fixed replies', async () => {
+    const user = await o.newUser();
+    const soft = await o.turn(user, 'x', { decision: { pipeline: 'REFUSAL', safetyPolicy: 'SOFT_REFUSE', safetyReason: 'hate_harassment', memoryWritePolicy: 'NONE' } });
+    expect(soft.completed).toMatchObject({ assistantText: REFUSAL_TEXT.SOFT_REFUSE, outcome: 'refusal' });
+    const crisis = await o.turn(user, 'x', { decision: { pipeline: 'EMOTIONAL_SUPPORT', crisisSafe: true, safetyReason: 'self_harm_intent' } });
+    expect(crisis.completed).toMatchObject({ assistantText: CRISIS_SAFE_TEXT.replace('{name}', 'Mina'), outcome: 'crisis_safe' });
   });
 
   it('keeps the whole conversation in its projections: replay equals live', async () => {
