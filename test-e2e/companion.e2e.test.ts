@@ -3,6 +3,7 @@
 // relationship follows turn-pipeline §11 to the number, replies stay in their
 // persona's §10 bands, and a suppressed topic never comes up unsolicited (§2.8).
 import { randomUUID } from 'node:crypto';
+import { startLlmStub, type LlmStub, type StubReply } from '@hearth/llm';
 import { detectTopics, normalizeUserText } from '@hearth/text';
 import { ANSWERS, HearthClient, type Reply } from './support/client.js';
 import { startHearth, type RunningHearth } from './support/process.js';
@@ -205,6 +206,87 @@ describe('the companion through the HTTP API on the virtual clock (scripts/start
       const trailOf = await trail(reply.body.message_id);
       expect(trailOf.plan.tabooGuard).toEqual(expect.arrayContaining(['FAMILY', 'WORK_SCHOOL']));
       expect(trailOf.gates.find((g: { gate: string }) => g.gate === 'taboo_topics').pass).toBe(true);
+    }
+  });
+});
+
+describe('the companion with an LLM endpoint configured (a local OpenAI-compatible stub)', () => {
+  let hearth: RunningHearth;
+  let stub: LlmStub;
+  let anon: HearthClient;
+  let failing = false;
+
+  /**
+   * A model that follows the prompt's length and emoji targets (§9), so a reply
+   * can pass the §10 gates as a draft; or an outage.
+   */
+  function obedientModel(body: { messages: { role: string; content: string }[] }): StubReply {
+    if (failing) return { status: 503, body: { error: { message: 'overloaded' } } };
+    const system = body.messages[0]!.content;
+    const length = /Length: (\d+)–(\d+) sentences, (?:(\d+)–(\d+)|at least (\d+)) words/.exec(system)!;
+    const emoji = /Emoji: between (\d+) and (\d+)/.exec(system)!;
+    const sentences = Number(length[1]) + 1 > Number(length[2]) ? Number(length[1]) : Number(length[1]) + 1;
+    const words = length[5] ? Number(length[5]) + 2 : Math.min(Number(length[4]), Math.max(Number(length[3] ?? 1), 9) + 1);
+    const pool = 'that sounds like a calm and steady day for you and I am glad you shared it with me today'.split(' ');
+    const text = Array.from({ length: sentences }, (_, i) => {
+      const w = Array.from({ length: words }, (_, j) => pool[(i * 3 + j) % pool.length]!).join(' ');
+      return w.charAt(0).toUpperCase() + w.slice(1) + '.';
+    }).join(' ');
+    return { content: JSON.stringify({ text: Number(emoji[1]) > 0 ? `${text} 🙂` : text, surfaced_memory_ids: [] }) };
+  }
+
+  beforeAll(async () => {
+    stub = await startLlmStub(({ body }) => obedientModel(body));
+    hearth = await startHearth({ mode: 'all', database: 'postgres', env: { LLM_BASE_URL: stub.url, LLM_CHAT_MODEL: 'stub-model', LLM_MAX_RETRIES: '0', LOG_LEVEL: 'info' } });
+    anon = new HearthClient(hearth.url);
+  });
+
+  afterAll(async () => {
+    expect(await hearth?.stop()).toEqual([0]);
+    await stub?.close();
+  });
+
+  it('says at start which provider answers, replies through the LLM, and records every exchange', async () => {
+    expect(hearth.output()).toContain('replies come from the configured LLM endpoint');
+    const me = await anon.as();
+    await me.call('POST', '/v1/me');
+    await me.call('PUT', '/v1/me/onboarding', ANSWERS);
+    await settled(
+      () => me.call('GET', '/v1/me'),
+      (x) => x.body.persona !== null,
+    );
+    const reply = await me.say(randomUUID(), 'hello, it was a calm day');
+    expect(reply.status).toBe(200);
+    const admin = await anon.as({ admin: true });
+    const trail = (await admin.call('GET', `/v1/admin/turns/${reply.body.message_id}`)).body;
+    expect(trail.outcome).toBe('draft');
+    expect(trail.llm.exchanges[0]).toMatchObject({ provider: 'openai-compatible', model: 'stub-model', purpose: 'reply', attempt: 1 });
+    expect(reply.body.assistant.text).toBe(JSON.parse(trail.llm.exchanges[0].output).text);
+    // The prompt carried the user's words and the persona's targets.
+    const sent = stub.requests.at(-1)!.body.messages;
+    expect(sent.at(-1)).toEqual({ role: 'user', content: 'hello, it was a calm day' });
+    expect(sent[0].content).toMatch(/Avoid these topics: .*POLITICS/);
+  });
+
+  it('still answers, with the safe fallback, when the LLM is down', async () => {
+    const me = await anon.as();
+    await me.call('POST', '/v1/me');
+    await me.call('PUT', '/v1/me/onboarding', ANSWERS);
+    await settled(
+      () => me.call('GET', '/v1/me'),
+      (x) => x.body.persona !== null,
+    );
+    failing = true;
+    try {
+      const reply = await me.say(randomUUID(), 'are you there?');
+      expect(reply.status).toBe(200);
+      expect(reply.body.assistant.text.length).toBeGreaterThan(0);
+      const admin = await anon.as({ admin: true });
+      const trail = (await admin.call('GET', `/v1/admin/turns/${reply.body.message_id}`)).body;
+      expect(trail.outcome).toBe('fallback');
+      expect(trail.llm.exchanges[0].error).toMatch(/LLM_/);
+    } finally {
+      failing = false;
     }
   });
 });
