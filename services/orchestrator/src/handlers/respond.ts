@@ -220,12 +220,16 @@ async function runRecipe(deps: RespondDeps, event: StoredEvent, routed: TurnRout
       stage,
       source,
       surfaced: memories.filter((m) => c.surfacedMemoryIds.includes(m.memoryId)),
+      // §10.1 counts the ids on the message itself.
+      surfacedIds: c.surfacedMemoryIds,
       recallAsked: recall,
       userInitiated: initiatedNow,
       initiatedRecent,
       suppressedTopics: suppressed,
       tabooSoftBounds: template?.taboo_soft_bounds ?? [],
       recentAssistant,
+      // §10.2: the openers as stored with each earlier reply.
+      recentOpeners: history.map((h) => h.opener_norm),
       exempt,
     });
 
