@@ -1,0 +1,216 @@
+// Real conversations through the real system: each LoCoMo sample (speaker_a as
+// the user) lived through the HTTP API on the virtual clock, session by session,
+// weeks apart as in the data; every turn read back from its admin decision trail.
+//
+//   pnpm eval:conversations [--conversations 10] [--turns N] [--data DIR] [--url BASE] [--json FILE]
+//
+// Without --url it starts Hearth as the README does (scripts/start) under a fresh
+// namespace on NATS_URL and DATABASE_URL, and removes that namespace's streams
+// and schemas at the end, also after Ctrl-C. The data is read where it lies
+// (../shared/data beside the repository) and never copied.
+import { statSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
+import { Command, InvalidArgumentError } from 'commander';
+import pg from 'pg';
+import { baseEnvSchema, ConfigError, loadConfig } from '@hearth/config';
+import { ApiCallError } from '../bench/lib/api-client.js';
+import { intArg, log } from '../bench/lib/cli.js';
+import { createProgress } from '../bench/lib/progress.js';
+import { CountingApi } from './lib/api.js';
+import { startHearthChild, type HearthChild } from './lib/hearth-process.js';
+import { LOCOMO_FILE, loadLocomo, planConversation } from './lib/locomo.js';
+import { canConnectTo } from './lib/net.js';
+import { replayConversation, type ConversationResult } from './lib/replay.js';
+import { aggregate, renderReport, type EvalReport } from './lib/summary.js';
+
+const REPO_ROOT = resolve(import.meta.dirname, '../..');
+/** The shared data directory beside the repository (../shared/data/README.md). */
+const DEFAULT_DATA_DIR = resolve(REPO_ROOT, '..', 'shared', 'data');
+
+interface Options {
+  data: string;
+  conversations: number;
+  turns?: number;
+  lineGap: number;
+  url?: string;
+  json?: string;
+}
+
+function baseUrl(value: string): string {
+  try {
+    const u = new URL(value);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http');
+    return u.origin;
+  } catch {
+    throw new InvalidArgumentError('expected a URL such as http://127.0.0.1:8080');
+  }
+}
+
+const program: Command = new Command('eval:conversations')
+  .description("Replays LoCoMo's multi-session conversations through Hearth's HTTP API on the virtual clock, and reports outcomes, gates, relationship and style bands")
+  .option('--data <path>', `the shared data directory holding ${LOCOMO_FILE} (or that file itself)`, DEFAULT_DATA_DIR)
+  .option('--conversations <n>', 'LoCoMo samples to replay, from the first', intArg(1), 10)
+  .option('--turns <n>', 'at most this many user turns per conversation (default: all)', intArg(1))
+  .option('--line-gap <seconds>', 'virtual seconds between two lines of one session', intArg(0, 3600), 30)
+  .option('--url <base>', 'use a Hearth already running there in dev mode instead of starting one')
+  .option('--json <file>', 'also write the full report (every turn) as JSON')
+  .parse();
+
+const opts = program.opts<Options>();
+if (opts.url) opts.url = baseUrl(opts.url);
+
+/** NATS_URL and DATABASE_URL, both required when the eval starts Hearth itself (as for the benches). */
+function serverEnv(): { NATS_URL: string; DATABASE_URL: string } {
+  try {
+    return loadConfig(
+      baseEnvSchema.pick({ NATS_URL: true, DATABASE_URL: true }).extend({
+        NATS_URL: baseEnvSchema.shape.NATS_URL.unwrap(),
+        DATABASE_URL: baseEnvSchema.shape.DATABASE_URL.unwrap(),
+      }),
+      process.env,
+    );
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    return program.error(
+      `${err.message}\nthe eval starts Hearth on NATS_URL (JetStream) and DATABASE_URL (Postgres): set both, ` +
+        'e.g. NATS_URL=nats://127.0.0.1:4222 DATABASE_URL=postgres://postgres@127.0.0.1:5432/hearth_test, or pass --url of a running Hearth',
+    );
+  }
+}
+
+/** Fails with the variable's name when its server does not answer. */
+async function checkServers(env: { NATS_URL: string; DATABASE_URL: string }): Promise<void> {
+  const first = env.NATS_URL.split(',')[0]!.trim();
+  const nats = new URL(first.includes('://') ? first : `nats://${first}`);
+  if (!(await canConnectTo(nats.hostname, Number(nats.port || 4222)))) {
+    program.error(`NATS_URL=${env.NATS_URL}: nothing answers on ${nats.hostname}:${nats.port || 4222}`);
+  }
+  const client = new pg.Client({ connectionString: env.DATABASE_URL, connectionTimeoutMillis: 5_000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+  } catch (err) {
+    program.error(`DATABASE_URL: cannot connect (${(err as Error).message})`);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+function locomoPath(data: string): string {
+  const p = resolve(data);
+  try {
+    return statSync(p).isDirectory() ? join(p, LOCOMO_FILE) : p;
+  } catch {
+    return program.error(`--data ${data}: no such file or directory (expected the shared data directory holding ${LOCOMO_FILE})`);
+  }
+}
+
+function describeDatabase(url: string): string {
+  const u = new URL(url);
+  return `Postgres ${u.hostname}:${u.port || 5432}${u.pathname}`;
+}
+
+/**
+ * A second signal within this long is the same Ctrl-C: the terminal signals the
+ * whole process group, and tsx relays the signal it got to this process too.
+ */
+const SAME_SIGNAL_MS = 1_000;
+
+let interrupted = false;
+let interruptedAt = 0;
+let hearth: HearthChild | undefined;
+/** SIGKILL of the Hearth child, from the moment it is spawned. */
+let killHearth: (() => void) | undefined;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (interrupted && performance.now() - interruptedAt < SAME_SIGNAL_MS) return;
+    if (interrupted) {
+      killHearth?.();
+      log(`${signal} again: exiting now${hearth ? `; namespace ${hearth.namespace} (streams, schemas) is left behind` : ''}`);
+      process.exit(130);
+    }
+    interrupted = true;
+    interruptedAt = performance.now();
+    log(`${signal}: finishing the turn in flight, then reporting and cleaning up (again to exit now)`);
+  });
+}
+
+async function main(): Promise<number> {
+  const file = locomoPath(opts.data);
+  const samples = (await loadLocomo(file)).slice(0, opts.conversations);
+  const plans = samples.map((s) => planConversation(s, opts.turns));
+  const total = plans.reduce((n, p) => n + p.userTurns, 0);
+  const shownFile = relative(REPO_ROOT, file).startsWith('..') ? file : relative(REPO_ROOT, file);
+  log(`LoCoMo ${file}: ${plans.length} conversation(s), ${total} user turns`);
+
+  let target: EvalReport['target'];
+  try {
+    if (opts.url) {
+      target = { mode: 'external', url: opts.url };
+    } else {
+      const env = serverEnv();
+      await checkServers(env);
+      log(`starting Hearth (scripts/start) on ${describeDatabase(env.DATABASE_URL)}, NATS ${env.NATS_URL}`);
+      hearth = await startHearthChild({ natsUrl: env.NATS_URL, databaseUrl: env.DATABASE_URL, onSpawn: (kill) => (killHearth = kill) });
+      log(`Hearth is ready at ${hearth.url} (namespace ${hearth.namespace})`);
+      target = { mode: 'started', url: hearth.url, namespace: hearth.namespace, database: describeDatabase(env.DATABASE_URL), nats: env.NATS_URL };
+    }
+    const api = new CountingApi(target.url);
+    try {
+      await api.call('GET', '/v1/dev/clock');
+    } catch (err) {
+      if (err instanceof ApiCallError && err.status === 0) throw new Error(`${target.url} does not answer (${err.code})`, { cause: err });
+      throw new Error(`${target.url} has no virtual clock (${(err as Error).message}): the eval needs Hearth in dev mode (HEARTH_ENV dev or test)`, { cause: err });
+    }
+
+    const startedAt = new Date().toISOString();
+    const progress = createProgress(total, 'user turns');
+    const results: ConversationResult[] = [];
+    const t0 = performance.now();
+    // One conversation at a time: the virtual clock is shared by every user.
+    for (const plan of plans) {
+      if (interrupted) break;
+      results.push(
+        await replayConversation(plan, {
+          api,
+          lineGapSeconds: opts.lineGap,
+          onTurn: () => progress.tick(api.errorCount),
+          stopRequested: () => interrupted,
+        }),
+      );
+    }
+    progress.stop();
+    const wallMs = performance.now() - t0;
+
+    const report: EvalReport = {
+      startedAt,
+      target,
+      data: { file: shownFile, conversations: plans.length, maxTurns: opts.turns ?? null, lineGapSeconds: opts.lineGap },
+      wallMs,
+      interrupted,
+      conversations: results.map(({ turns: _t, ...c }) => c),
+      overall: aggregate(results, wallMs, { requests: api.requests, errors: api.errors }),
+      turns: results.flatMap((c) => c.turns),
+    };
+    process.stdout.write(`${renderReport(report)}\n`);
+    if (opts.json) {
+      await writeFile(opts.json, `${JSON.stringify(report, null, 2)}\n`);
+      log(`full report written to ${opts.json}`);
+    }
+    log(`done in ${((performance.now() - t0) / 1000).toFixed(1)} s of replay`);
+    if (interrupted) return 130;
+    return report.overall.http.errors > 0 || report.overall.failed > 0 ? 1 : 0;
+  } finally {
+    await hearth?.stop();
+  }
+}
+
+// Exit explicitly: keep-alive sockets must not hold the process.
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  },
+);

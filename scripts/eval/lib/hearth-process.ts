@@ -1,0 +1,117 @@
+// Hearth as a child process, started as the README starts it (scripts/start) and
+// as test-e2e/support/process.ts does: a fresh namespace, every service in one
+// process, /readyz before any request; stopped with SIGTERM, then its streams
+// and schemas removed.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import { cleanupNamespace, dropSchemas, freePort, testNamespace, waitFor } from '@hearth/testing';
+import { log, withTimeout } from '../../bench/lib/cli.js';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+
+/** How long Hearth may take to report ready (migrations of eight schemas included). */
+const READY_TIMEOUT_MS = 150_000;
+/** How long SIGTERM may take before SIGKILL. */
+const STOP_TIMEOUT_MS = 30_000;
+/** Lines of the child's output kept for an error message. */
+const KEPT_OUTPUT_CHUNKS = 200;
+
+export interface HearthChildOptions {
+  natsUrl: string;
+  databaseUrl: string;
+  /** Extra environment of the child. */
+  env?: Record<string, string>;
+  /** Called at once with a SIGKILL of the child, for an exit while it is still starting. */
+  onSpawn?: (kill: () => void) => void;
+}
+
+export interface HearthChild {
+  url: string;
+  namespace: string;
+  /** The child's recent output, for failure messages. */
+  output(): string;
+  /** SIGTERM, then removal of the namespace's streams and schemas; safe to call twice. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `scripts/start --port <free>` under namespace `eval_<8 hex>` and waits
+ * for /readyz. The child has its own process group, so a Ctrl-C at the terminal
+ * reaches only the eval, which then stops Hearth and cleans up itself.
+ */
+export async function startHearthChild(opts: HearthChildOptions): Promise<HearthChild> {
+  const namespace = testNamespace('eval');
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_OPTIONS: '',
+    HEARTH_ENV: 'dev',
+    HEARTH_NAMESPACE: namespace,
+    NATS_URL: opts.natsUrl,
+    DATABASE_URL: opts.databaseUrl,
+    HEARTH_SKIP_INSTALL: '1',
+    LOG_LEVEL: 'warn',
+    ...opts.env,
+  };
+  const child: ChildProcess = spawn('bash', ['scripts/start', '--port', String(port)], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  opts.onSpawn?.(() => child.kill('SIGKILL'));
+  const chunks: string[] = [];
+  const keep = (b: Buffer): void => {
+    chunks.push(b.toString());
+    if (chunks.length > KEPT_OUTPUT_CHUNKS) chunks.splice(0, chunks.length - KEPT_OUTPUT_CHUNKS);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  const url = `http://127.0.0.1:${port}`;
+  const output = (): string => chunks.join('');
+
+  let stopped: Promise<void> | undefined;
+  const cleanup = async (): Promise<void> => {
+    await withTimeout(
+      'deleting streams',
+      cleanupNamespace(opts.natsUrl, namespace).then((names) => log(`deleted streams: ${names.join(', ') || 'none'}`)),
+    );
+    await withTimeout(
+      'dropping schemas',
+      dropSchemas(opts.databaseUrl, namespace).then((names) => log(`dropped schemas: ${names.join(', ') || 'none'}`)),
+    );
+  };
+  const stop = (): Promise<void> =>
+    (stopped ??= (async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        log('stopping Hearth');
+        child.kill('SIGTERM');
+        let timer: NodeJS.Timeout | undefined;
+        const code = await Promise.race([exited, new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), STOP_TIMEOUT_MS)))]);
+        clearTimeout(timer);
+        if (code === 'timeout') {
+          log(`Hearth did not stop within ${STOP_TIMEOUT_MS / 1000} s: SIGKILL`);
+          child.kill('SIGKILL');
+        }
+      }
+      await cleanup();
+    })());
+
+  try {
+    const outcome = await waitFor(
+      async () => {
+        if (child.exitCode !== null || child.signalCode !== null) return `scripts/start exited with ${child.exitCode ?? child.signalCode}`;
+        const res = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2_000) }).catch(() => undefined);
+        return res?.status === 200 ? 'ready' : false;
+      },
+      { timeoutMs: READY_TIMEOUT_MS, intervalMs: 250, what: `Hearth (scripts/start, namespace ${namespace}) to be ready` },
+    );
+    if (outcome !== 'ready') throw new Error(outcome);
+  } catch (err) {
+    child.kill('SIGKILL');
+    await cleanup();
+    throw new Error(`${(err as Error).message}\n--- scripts/start output\n${output()}`, { cause: err });
+  }
+  return {
+    url,
+    namespace,
+    output,
+    stop,
+  };
+}
