@@ -24,6 +24,11 @@ export interface RenderedReply {
   surfacedMemoryIds: string[];
 }
 
+// Phrase banks. Each sentence draws its phrasing independently (see `pick`), so a
+// reply is one of thousands of combinations and its opener one of about a hundred:
+// the §10.2/§10.3 gates rarely find a repeat, and a rewrite finds a fresh one.
+// No bank phrase uses a quirk mark (! ~ ... parentheses), slang, an intimate term
+// or a topic keyword: the persona's own quirks are added afterwards.
 const ACK: Readonly<Record<Tone, readonly string[]>> = {
   supportive: [
     "I'm really glad you told me",
@@ -31,25 +36,66 @@ const ACK: Readonly<Record<Tone, readonly string[]>> = {
     'Thank you for trusting me with this',
     'That is a heavy one',
     'I can hear how much this matters to you',
+    'Oh, that sounds hard',
+    "I'm sorry it has been like this",
+    'That would weigh on anyone',
+    "I'm listening, and I'm not going anywhere",
+    "Okay, let's slow down for a second",
   ],
-  calm: ['Got it', 'I see what you mean', "Okay, I'm following you", 'That makes sense to me', 'Right, I hear you', 'Okay'],
-  playful: ['Oh, now this is interesting', "Okay, I like where this is going", 'Ha, I did not see that coming', 'Well, look at you', 'Oh nice'],
-  blunt: ['Fair enough', "Okay, here's my honest take", "Right, let's be real", 'Noted', 'Makes sense'],
+  calm: [
+    'Got it',
+    'I see what you mean',
+    "Okay, I'm following you",
+    'That makes sense to me',
+    'Right, I hear you',
+    'Okay',
+    'Mm, okay',
+    'Fair point',
+    'I get that',
+    'Understood',
+    'Ah, okay',
+    'Sure, that tracks',
+  ],
+  playful: [
+    'Oh, now this is interesting',
+    'Okay, I like where this is going',
+    'Ha, I did not see that coming',
+    'Well, look at you',
+    'Oh nice',
+    "Okay, now I'm curious",
+    'Now that is a twist',
+    "Oh, I'm into this",
+    'Wait, really',
+    'Look at that',
+  ],
+  blunt: ['Fair enough', "Okay, here's my honest take", "Right, let's be real", 'Noted', 'Makes sense', 'Okay, plainly put', 'Sure', 'Got it, no sugarcoating', 'Right'],
 };
 
 const SENTENCES: Readonly<Record<Exclude<OutlineItem['kind'], 'callback'>, readonly string[]>> = {
-  welcome: ["Hi {name}, I'm so glad you're here", "Hey {name}, it's really nice to meet you", 'Hello {name}, welcome'],
-  invite: ['Tell me a little about yourself whenever you like', "I'd love to hear what your days usually look like"],
+  welcome: ["Hi {name}, I'm so glad you're here", "Hey {name}, it's really nice to meet you", 'Hello {name}, welcome', "Hi {name}, it's good to finally say hello"],
+  invite: [
+    'Tell me a little about yourself whenever you like',
+    "I'd love to hear what your days usually look like",
+    "I'm curious what a normal week looks like for you",
+    'Share whatever you feel like, big or small',
+  ],
   validate: [
     "What you're feeling makes complete sense",
     "It's okay to feel this way, you don't have to fix it now",
     'Anyone would feel worn down by that',
     'That would be hard for anyone',
+    'Of course this is getting to you',
+    "You're allowed to feel all of this",
+    "It makes sense that you're tired of it",
+    "Feeling like this doesn't mean you're doing anything wrong",
   ],
   presence: [
     "I'm here, and we can take this one step at a time",
     "We don't have to rush anything, we can just sit with it",
     "I'm listening, take all the time you need",
+    'You can tell me as much or as little as you want',
+    "We can go slowly, there's no right way to do this",
+    "I'm right here for this conversation",
   ],
   react: [
     'It sounds like {about} has been on your mind',
@@ -57,6 +103,11 @@ const SENTENCES: Readonly<Record<Exclude<OutlineItem['kind'], 'callback'>, reado
     'Thanks for filling me in on {about}',
     "I've been curious how {about} is going for you",
     "There's a lot in {about} worth talking through",
+    '{about} sounds like it matters to you',
+    "I'm glad you brought up {about}",
+    '{about} seems like a big part of things right now',
+    'I can picture {about} from how you describe it',
+    "That's a real update on {about}",
   ],
   share: [
     'Small moments like this say a lot about a day',
@@ -64,16 +115,52 @@ const SENTENCES: Readonly<Record<Exclude<OutlineItem['kind'], 'callback'>, reado
     "It's the kind of thing that stays with me afterwards",
     "Some days are just like that, and that's okay",
     "I'm glad it's something you can talk about",
+    'I think there is more to it than it looks',
+    "Honestly, that's the part I'd want to hear more about",
+    'It says something good about how you look at things',
+    "I'd have reacted the same way, I think",
+    'Those are the details that make a story',
   ],
-  answer: ["That's a good question, and I want to give you a straight answer", 'Here is what I can say from what I know'],
-  uncertain: ["I'm not fully sure without looking it up, so please double-check the details", 'I might be missing something, so treat this as a starting point'],
-  respond_only: ["I'll keep to just what you asked about {about}"],
+  answer: [
+    "That's a good question, and I want to give you a straight answer",
+    'Here is what I can say from what I know',
+    "Let me give you the short version of what I'd say",
+    'My first thought is to keep it simple',
+    'The honest answer is that it depends a little',
+    "I'd start with the basics and go from there",
+    "Good thing to ask, here's my take",
+    'I can share what I understand about it',
+  ],
+  uncertain: [
+    "I'm not fully sure without looking it up, so please double-check the details",
+    'I might be missing something, so treat this as a starting point',
+    "I'd check a reliable source before relying on it",
+    "Take that with a grain of salt, I'm not an expert",
+    'If it matters a lot, a quick search would confirm it',
+    "That's my best guess rather than a sure thing",
+  ],
+  respond_only: ["I'll keep to just what you asked about {about}", "I'll stick to what you asked about {about}"],
 };
 
 const QUESTIONS: Readonly<Record<string, readonly string[]>> = {
-  support: ['What would help most right now?', 'Do you want to talk it through, or just vent for a bit?', "What's the hardest part of it for you?"],
-  welcome: ['What do you enjoy doing when you have free time?', "What's something that made you smile recently?"],
-  open: ["What's been the best part of {about} so far?", 'How are you feeling about {about} right now?', "What's next for you with {about}?", 'What made you think of that today?'],
+  support: [
+    'What would help most right now?',
+    'Do you want to talk it through, or just vent for a bit?',
+    "What's the hardest part of it for you?",
+    'How are you holding up right now?',
+    'Is there anything that would make tonight a little easier?',
+  ],
+  welcome: ['What do you enjoy doing when you have free time?', "What's something that made you smile recently?", 'What should I know about you first?'],
+  open: [
+    "What's been the best part of {about} so far?",
+    'How are you feeling about {about} right now?',
+    "What's next for you with {about}?",
+    'What made you think of that today?',
+    'How did that come about?',
+    'What was that like for you?',
+    'Was it what you expected?',
+    'What happened after that?',
+  ],
 };
 
 // Clauses that lengthen a sentence for the medium and long bands (§10.5) without
@@ -89,6 +176,8 @@ const EXTENSIONS = [
 
 const QUESTION_EXTENSIONS = [', even just a little bit', ' if you feel like sharing', ' when you think about it now', ', looking at the bigger picture'];
 
+const ASIDES = ['just saying', 'honestly', 'for the record', 'if that helps'];
+
 const EMOJI: Readonly<Record<Tone, readonly string[]>> = {
   supportive: ['🤍', '🫶'],
   calm: ['🙂', '🌿'],
@@ -99,8 +188,17 @@ const EMOJI: Readonly<Record<Tone, readonly string[]>> = {
 /** Words per sentence the renderer aims for, by msg_length_pref (inside the §10.5 bands). */
 const WORD_TARGET: Readonly<Record<string, number>> = { short: 0, medium: 12, long: 17 };
 
+/**
+ * One element per (seed, salt), drawn independently for each salt: a 32-bit mix
+ * (murmur3's finalizer) of the two, so two banks of the same size never move in
+ * lockstep.
+ */
 function pick<T>(list: readonly T[], seed: number, salt: number): T {
-  return list[(seed + salt * 7919) % list.length >>> 0]!;
+  let h = (seed ^ Math.imul(salt + 1, 0x9e3779b1)) >>> 0;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  h = (h ^ (h >>> 16)) >>> 0;
+  return list[h % list.length]!;
 }
 
 function words(s: string): number {
@@ -175,7 +273,7 @@ export function renderPlan(input: RenderInput): RenderedReply {
   if (band === 'long' && sentences.length + (question ? 1 : 0) < 3) sentences.push(pick(SENTENCES.share, seed, 9));
   const lengthened = sentences.map((s, i) => (target ? lengthen(s, target, seed + i, EXTENSIONS) : s) + '.');
   if (question) lengthened.push(target ? lengthen(question.slice(0, -1), target, seed + 3, QUESTION_EXTENSIONS) + '?' : question);
-  let text = applyQuirks(lengthened, c.allowedQuirks, seed).join(' ');
+  let text = applyQuirks(lengthened, c.allowedQuirks, seed, band === 'short').join(' ');
   const emoji = emojiCount(c.emojiMin, c.emojiMax, seed);
   if (emoji > 0) text += ' ' + Array.from({ length: emoji }, (_, i) => pick(EMOJI[plan.emotionalTone], seed, i)).join('');
   if (c.allowedQuirks.includes('lowercase')) text = text.toLowerCase();
@@ -207,7 +305,7 @@ function emojiCount(min: number, max: number, seed: number): number {
 }
 
 /** The persona's punctuation quirks (§2.3), each used at most once per reply. */
-function applyQuirks(sentences: string[], quirks: readonly string[], seed: number): string[] {
+function applyQuirks(sentences: string[], quirks: readonly string[], seed: number, short: boolean): string[] {
   const out = [...sentences];
   const firstStatement = out.findIndex((s) => s.endsWith('.'));
   if (firstStatement >= 0) {
@@ -223,10 +321,13 @@ function applyQuirks(sentences: string[], quirks: readonly string[], seed: numbe
     else if (out.at(-1)!.endsWith('.')) out[out.length - 1] = out.at(-1)!.slice(0, -1) + '~';
   }
   if (quirks.includes('()')) {
-    const i = out.findLastIndex((s) => !s.endsWith('?'));
-    const s = out[Math.max(0, i)]!;
-    const end = s.endsWith('...') ? 3 : 1;
-    out[Math.max(0, i)] = `${s.slice(0, -end)} (${seed % 2 ? 'for what it is worth' : 'just saying'})${s.slice(-end)}`;
+    // An aside adds three words: in the short band (§10.5 avg ≤ 14) only on a short sentence.
+    const i = out.findLastIndex((s) => !s.endsWith('?') && (!short || words(s) <= 10));
+    if (i >= 0) {
+      const s = out[i]!;
+      const end = s.endsWith('...') ? 3 : 1;
+      out[i] = `${s.slice(0, -end)} (${pick(ASIDES, seed, 13)})${s.slice(-end)}`;
+    }
   }
   return out;
 }
