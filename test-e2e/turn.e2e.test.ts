@@ -340,8 +340,7 @@ describe('a turn through the HTTP API (scripts/start, Postgres)', () => {
         ['ingress/turns', true],
         ['orchestrator/profiles', true],
         ['orchestrator/personas', true],
-        ['orchestrator/dialogue', true],
-        ['orchestrator/relationships', true],
+        ['orchestrator/turns', true],
       ]);
       for (const [, , events] of results) expect(events).toBeGreaterThan(0);
     } finally {

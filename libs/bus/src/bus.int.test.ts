@@ -384,6 +384,29 @@ describe('Bus against a real NATS server', () => {
   });
 
   describe('startConsumer', () => {
+    it('hands a keyed consumer only the events of its key', async () => {
+      const key = `_global_${randomUUID().slice(0, 8)}`;
+      const user = randomUUID();
+      await bus.append('trust', user, [note(user, 'a user event')], 0);
+      const [global] = await bus.append('trust', key, [note('', 'a global event')], 0);
+      await bus.append('trust', user, [note(user, 'another user event')], (await bus.lastOnSubject('trust', user))!.seq);
+      const seen: string[] = [];
+      await consume(bus, {
+        service: 'memory',
+        purpose: `keyed-${key}`,
+        source: 'trust',
+        key,
+        handle: async (events) => {
+          seen.push(...events.map((e) => e.subject));
+          return events.map(() => ACK);
+        },
+      });
+      await waitFor(async () => seen.length > 0, { what: 'the keyed event' });
+      await sleep(300);
+      expect(seen).toEqual([bus.topology.subject('trust', key)]);
+      expect(global!.seq).toBeGreaterThan(0);
+    });
+
     it('dead-letters an event whose handler throws TerminalError on the first delivery', async () => {
       const user = randomUUID();
       const d = note(user, 'poison');

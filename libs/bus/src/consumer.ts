@@ -24,6 +24,12 @@ export interface ConsumerSpec {
   /** The stream read. */
   source: ServiceName;
   /**
+   * Only the events of this one key's subject (a global aggregate such as the
+   * persona-assignment log), so the consumer is not handed every user's events.
+   * @default every subject of the stream
+   */
+  key?: string;
+  /**
    * Handles events in stream order, one outcome per event. Throwing fails the
    * whole batch; it is then retried event by event so one poison event is isolated.
    */
@@ -90,7 +96,7 @@ export async function startConsumer(bus: Bus, spec: ConsumerSpec): Promise<Runni
     durable_name: durable,
     ack_policy: AckPolicy.Explicit,
     deliver_policy: DeliverPolicy.All,
-    filter_subject: t.streamSubjects(spec.source),
+    filter_subject: spec.key === undefined ? t.streamSubjects(spec.source) : t.subject(spec.source, spec.key),
     // One more than ours so that our own dead-lettering always sees the last delivery.
     max_deliver: maxDeliver + 1,
     ack_wait: (spec.ackWaitMs ?? 30_000) * 1_000_000,

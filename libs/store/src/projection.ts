@@ -16,6 +16,12 @@ export interface Projection<DB = any> {
   sources: readonly ServiceName[];
   /** Tables it owns: what replay rebuilds and compares. */
   tables: readonly string[];
+  /**
+   * Only the events of this key's subject in each source (a global aggregate):
+   * its consumers, and replay, skip every other subject.
+   * @default every subject
+   */
+  key?: string;
   apply(trx: Transaction<DB>, event: StoredEvent): Promise<void>;
 }
 
@@ -137,8 +143,10 @@ export async function startProjection<DB>(
     running.push(
       await startConsumer(bus, {
         service,
-        purpose: `${projection.name}-${source}`,
+        // A keyed projection gets a durable of its own (a filter cannot change on an existing one).
+        purpose: projection.key === undefined ? `${projection.name}-${source}` : `${projection.name}-${source}-${projection.key}`,
         source,
+        key: projection.key,
         batchSize: opts.batchSize ?? 100,
         maxDeliver: opts.maxDeliver ?? 5,
         handle: async (events) => {

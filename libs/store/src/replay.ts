@@ -75,7 +75,7 @@ export async function replayProjection(opts: ReplayOptions): Promise<ReplayRepor
       opts.onProgress?.(progressOf(upTo, source, batch[batch.length - 1]!.seq, projection.sources), total);
       batch = [];
     };
-    for await (const e of bus.read(source, { toSeq: last })) {
+    for await (const e of bus.read(source, { toSeq: last, ...(projection.key === undefined ? {} : { key: projection.key }) })) {
       batch.push(e);
       if (batch.length >= batchSize) await flush();
     }

@@ -171,7 +171,7 @@ export function renderReport(r: BenchResult): string {
       [`${dbName(t.databaseKind)} write commits`, String(code.writeCommits), mv(m?.writeCommits)],
       ['SQL statements (of which SELECT)', String(code.statements), m ? `${mv(m.statements, 1)} (${mv(m.selects, 1)})` : 'n/a'],
       ['summed statement time', '—', m ? `${mv(m.dbBusyMs, 2)} ms` : 'n/a'],
-      ['raw critical-path floor', '3 get-last + 3 appends + 16 round trips + 1 commit', `${fmt(r.criticalPathFloorMs, 2)} ms`],
+      ['raw critical-path floor', `${CRITICAL_PATH.lastBySubject} get-last + ${CRITICAL_PATH.appends} appends + ${CRITICAL_PATH.roundTrips} round trips + ${CRITICAL_PATH.commits} commit`, `${fmt(r.criticalPathFloorMs, 2)} ms`],
     ]),
   );
   if (r.phases) {

@@ -10,9 +10,8 @@ import { OFFLINE_PROVIDER, RECIPE } from './config.js';
 import type { OrchestratorDb } from './db.js';
 import { createAssignPersonaReactor } from './handlers/assign-persona.js';
 import { createRespondReactor } from './handlers/respond.js';
-import { dialogueProjection } from './projections/dialogue.js';
 import { personasProjection } from './projections/personas.js';
-import { relationshipsProjection } from './projections/relationships.js';
+import { turnsProjection } from './projections/turns.js';
 import { profilesProjection } from './projections/profiles.js';
 import { createGetPersonaQuery, GET_PERSONA } from './queries/get-persona.js';
 import { createGetRelationshipQuery, GET_RELATIONSHIP } from './queries/get-relationship.js';
@@ -25,7 +24,7 @@ export const service: ServiceDefinition = {
     '2026_11_22_0002_persona_sampling': m0002,
     '2026_11_22_0003_relationships_dialogue': m0003,
   },
-  projections: [profilesProjection, personasProjection, dialogueProjection, relationshipsProjection],
+  projections: [profilesProjection, personasProjection, turnsProjection],
   async create(ctx) {
     const db = ctx.db as Kysely<OrchestratorDb>;
     const llm = loadLlmConfig(ctx.environment);
@@ -45,8 +44,7 @@ export const service: ServiceDefinition = {
         return [
           ...(await startProjection(ctx.bus, db, 'orchestrator', profilesProjection)),
           ...(await startProjection(ctx.bus, db, 'orchestrator', personasProjection)),
-          ...(await startProjection(ctx.bus, db, 'orchestrator', dialogueProjection)),
-          ...(await startProjection(ctx.bus, db, 'orchestrator', relationshipsProjection)),
+          ...(await startProjection(ctx.bus, db, 'orchestrator', turnsProjection)),
           ...(await startReactor(ctx.bus, db, 'orchestrator', createAssignPersonaReactor(deps))),
           ...(await startReactor(ctx.bus, db, 'orchestrator', createRespondReactor(deps))),
         ];

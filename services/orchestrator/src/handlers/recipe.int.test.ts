@@ -17,8 +17,7 @@ import type { OrchestratorDb } from '../db.js';
 import { service } from '../index.js';
 import { styleOf } from '../personas/assign.js';
 import { PERSONA_LIBRARY } from '../personas/library.js';
-import { dialogueProjection } from '../projections/dialogue.js';
-import { relationshipsProjection } from '../projections/relationships.js';
+import { turnsProjection } from '../projections/turns.js';
 import { CRISIS_SAFE_TEXT, FINISH_ONBOARDING_TEXT, REFUSAL_TEXT } from '../responder/fixed.js';
 import { createRespondReactor } from './respond.js';
 
@@ -71,8 +70,7 @@ async function startOrchestrator(label: string, opts: { stub?: LlmStub; memories
   const chat = opts.stub ? createChatClient({ baseUrl: opts.stub.url, apiKey: null, model: 'stub-model', timeoutMs: 5_000, maxRetries: 0, temperature: 0.7 }) : null;
   const reactor = createRespondReactor({ bus, db, clock, memory: createMemoryClient(bus, { timeoutMs: 1_000 }), chat });
   const running: RunningConsumer[] = [
-    ...(await startProjection(bus, db, 'orchestrator', dialogueProjection)),
-    ...(await startProjection(bus, db, 'orchestrator', relationshipsProjection)),
+    ...(await startProjection(bus, db, 'orchestrator', turnsProjection)),
     ...(await startReactor(bus, db, 'orchestrator', reactor)),
   ];
 
@@ -311,7 +309,7 @@ describe('the turn recipe with the offline provider and a memory service', () =>
   });
 
   it('keeps the whole conversation in its projections: replay equals live', async () => {
-    for (const projection of [dialogueProjection, relationshipsProjection]) {
+    for (const projection of [turnsProjection]) {
       const report = await replayProjection({ bus: o.bus, database: o.database, service: 'orchestrator', schema: o.schema, projection, migrations: service.migrations });
       expect(report.equal).toBe(true);
       expect(report.events).toBeGreaterThan(0);
@@ -452,7 +450,7 @@ describe('the turn recipe with an LLM (local OpenAI-compatible stub)', () => {
 
   it('never calls the LLM on replay', async () => {
     const before = stub.requests.length;
-    const report = await replayProjection({ bus: o.bus, database: o.database, service: 'orchestrator', schema: o.schema, projection: dialogueProjection, migrations: service.migrations });
+    const report = await replayProjection({ bus: o.bus, database: o.database, service: 'orchestrator', schema: o.schema, projection: turnsProjection, migrations: service.migrations });
     expect(report.equal).toBe(true);
     expect(stub.requests.length).toBe(before);
   });

@@ -12,8 +12,7 @@ import type { OrchestratorDb } from '../db.js';
 import { evaluateReply, isSensitive, openerNorm, recallAsked, type ExemptGate, type GateVerdict } from '../gates/index.js';
 import { seedFromId, type StableStyle } from '../personas/assign.js';
 import { PERSONA_LIBRARY, type PersonaTemplate } from '../personas/library.js';
-import { dialogueProjection } from '../projections/dialogue.js';
-import { relationshipsProjection } from '../projections/relationships.js';
+import { turnsProjection } from '../projections/turns.js';
 import { analyzeEmotion, detectEvidence, initialRelationship, updateRelationship, viewAt, type RelationshipState } from '../relationship/index.js';
 import { CRISIS_SAFE_TEXT, FINISH_ONBOARDING_TEXT, onboardingIncompleteText, REFUSAL_TEXT } from '../responder/fixed.js';
 import { llmResponder, offlineResponder, type TurnContext } from '../responder/responders.js';
@@ -101,12 +100,8 @@ export function createRespondReactor(deps: RespondDeps): {
         // nothing, and above all ask the LLM nothing.
         if (last?.id === replyId) return [];
         // Decide on projections that have applied every earlier event of this user's chain.
-        if (last) {
-          for (const p of [dialogueProjection.name, relationshipsProjection.name]) {
-            if (!(await waitForPosition(db, p, last.subject, last.seq, { timeoutMs: RECIPE.projectionWaitMs }))) {
-              throw new Error(`projection ${p} has not caught up with ${last.subject}#${last.seq}`);
-            }
-          }
+        if (last && !(await waitForPosition(db, turnsProjection.name, last.subject, last.seq, { timeoutMs: RECIPE.projectionWaitMs }))) {
+          throw new Error(`projection ${turnsProjection.name} has not caught up with ${last.subject}#${last.seq}`);
         }
         const turn = await runRecipe(deps, event, routed);
         // The relationship first: once a client has its reply, the turn's writes are on the log.

@@ -1,4 +1,4 @@
-import { payloadOf } from '@hearth/bus';
+import { GLOBAL_KEYS, payloadOf } from '@hearth/bus';
 import { Events, styleParamsToJson } from '@hearth/events';
 import type { Projection } from '@hearth/store';
 import type { OrchestratorDb } from '../db.js';
@@ -8,6 +8,8 @@ export const personasProjection: Projection<OrchestratorDb> = {
   name: 'personas',
   sources: ['orchestrator'],
   tables: ['personas'],
+  // Every PersonaAssigned is on the global assignment log (§3.4.1): read only that subject.
+  key: GLOBAL_KEYS.personaAssignments,
   async apply(trx, e) {
     if (e.type !== Events.PersonaAssigned.name) return;
     const p = payloadOf(e, Events.PersonaAssigned);

@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import { STAGES, type Stage } from '../config.js';
 import type { OrchestratorDb } from '../db.js';
 import { relationshipFromRow, relationshipToProto } from '../handlers/mapping.js';
-import { relationshipsProjection } from '../projections/relationships.js';
+import { turnsProjection } from '../projections/turns.js';
 import { viewAt } from '../relationship/index.js';
 import { userIdOfRequest } from './request.js';
 
@@ -51,7 +51,7 @@ export function createGetRelationshipQuery(db: Kysely<OrchestratorDb>, clock: Cl
       // Read your writes: a client that has its reply sees the relationship that
       // turn wrote (it is appended before the reply).
       const last = await bus.lastOnSubject('orchestrator', userId);
-      if (last) await waitForPosition(db, relationshipsProjection.name, last.subject, last.seq, { timeoutMs: READ_YOUR_WRITES_MS });
+      if (last) await waitForPosition(db, turnsProjection.name, last.subject, last.seq, { timeoutMs: READ_YOUR_WRITES_MS });
     }
     const row = await db.selectFrom('relationships').selectAll().where('user_id', '=', userId).executeTakeFirst();
     if (row) stageOf(row.stage);
