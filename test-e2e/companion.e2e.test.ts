@@ -285,6 +285,11 @@ describe('the companion with an LLM endpoint configured (a local OpenAI-compatib
       const trail = (await admin.call('GET', `/v1/admin/turns/${reply.body.message_id}`)).body;
       expect(trail.outcome).toBe('fallback');
       expect(trail.llm.exchanges[0].error).toMatch(/LLM_/);
+      // What an operator sees: the outcomes and the LLM's failed exchanges.
+      const metrics = String((await anon.call('GET', '/metrics')).body);
+      expect(metrics).toMatch(/hearth_turn_outcomes_total\{[^}]*outcome="fallback"[^}]*\} [1-9]/);
+      expect(metrics).toMatch(/hearth_turn_outcomes_total\{[^}]*outcome="draft"[^}]*provider="openai-compatible"[^}]*\} [1-9]/);
+      expect(metrics).toMatch(/hearth_llm_exchange_seconds_count\{[^}]*failed="true"[^}]*\} [1-9]/);
     } finally {
       failing = false;
     }

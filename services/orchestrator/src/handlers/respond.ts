@@ -3,7 +3,7 @@ import type { Clock } from '@hearth/clock';
 import { deriveId, Events, type TurnRouted } from '@hearth/events';
 import type { ChatClient } from '@hearth/llm';
 import { waitForPosition } from '@hearth/store';
-import type { Logger } from '@hearth/telemetry';
+import { counter, histogram, type Logger } from '@hearth/telemetry';
 import { normalizeUserText, tokenize } from '@hearth/text';
 import type { Kysely } from 'kysely';
 import type { MemoryPort } from '../adapters/memory.js';
@@ -41,6 +41,11 @@ function gateText(userState: string, activatesUser: boolean, missing: readonly s
 
 // A refusal or crisis reply has fixed words: the persona bands do not apply to it.
 const FIXED_REPLY_EXEMPT: ExemptGate[] = ['emoji_band', 'sentence_band', 'lexicon', 'punctuation_quirks', 'repeated_opener', 'similarity'];
+
+// What an operator watches: how replies come about, which gates reject drafts, what the LLM costs.
+const outcomes = counter('hearth_turn_outcomes_total', 'Replies by how they came about (draft, rewrite, fallback, refusal, crisis_safe) and provider');
+const gateFailures = counter('hearth_gate_failures_total', 'Candidate replies a §10 quality gate rejected, by gate and pass (0 draft, 1 rewrite)');
+const llmLatency = histogram('hearth_llm_exchange_seconds', 'Time of one LLM exchange, by purpose and whether it failed', 's');
 
 const NEUTRAL_STYLE: StableStyle = {
   msg_length_pref: 'medium',
@@ -266,6 +271,9 @@ async function runRecipe(deps: RespondDeps, event: StoredEvent, routed: TurnRout
     });
   }
   const outcome = fixed ? fixed.outcome : composed.outcome;
+  outcomes.add(1, { outcome, provider: composed.final?.provider ?? (deps.chat ? 'openai-compatible' : OFFLINE_PROVIDER.provider) });
+  for (const v of composed.verdicts) if (!v.pass && v.passNumber < 2) gateFailures.add(1, { gate: v.gate, pass: String(v.passNumber) });
+  for (const x of composed.exchanges) if (x.provider !== OFFLINE_PROVIDER.provider) llmLatency.record(x.latencyMs / 1000, { purpose: x.purpose, failed: String(x.error !== '') });
 
   const completed: RecipeResult['completed'] = {
     messageId: routed.messageId,
