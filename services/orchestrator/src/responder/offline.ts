@@ -273,9 +273,8 @@ export function renderPlan(input: RenderInput): RenderedReply {
   if (band === 'long' && sentences.length + (question ? 1 : 0) < 3) sentences.push(pick(SENTENCES.share, seed, 9));
   const lengthened = sentences.map((s, i) => (target ? lengthen(s, target, seed + i, EXTENSIONS) : s) + '.');
   if (question) lengthened.push(target ? lengthen(question.slice(0, -1), target, seed + 3, QUESTION_EXTENSIONS) + '?' : question);
-  let text = applyQuirks(lengthened, c.allowedQuirks, seed, band === 'short').join(' ');
   const emoji = emojiCount(c.emojiMin, c.emojiMax, seed);
-  if (emoji > 0) text += ' ' + Array.from({ length: emoji }, (_, i) => pick(EMOJI[plan.emotionalTone], seed, i)).join('');
+  let text = withEmoji(applyQuirks(lengthened, c.allowedQuirks, seed, band === 'short'), Array.from({ length: emoji }, (_, i) => pick(EMOJI[plan.emotionalTone], seed, i)).join(''));
   if (c.allowedQuirks.includes('lowercase')) text = text.toLowerCase();
   return { text, surfacedMemoryIds: surfaced };
 }
@@ -295,6 +294,17 @@ function usableHint(input: RenderInput, seed: number): string {
   const fits =
     intimacyGate(probe, c.intimacyStage).pass && lexiconGate(probe, c.lexiconBias).pass && quirksGate(probe, c.allowedQuirks).pass;
   return fits ? capitalize(token) : '';
+}
+
+/**
+ * Joins the sentences with the emoji after the first one, not alone at the end:
+ * read literally, §10.5 would count a trailing "🙂" as a sentence of its own, and
+ * here it is at most one more word of the next sentence under any reading.
+ */
+function withEmoji(sentences: readonly string[], emoji: string): string {
+  if (!emoji) return sentences.join(' ');
+  if (sentences.length < 2) return `${sentences.join(' ')} ${emoji}`;
+  return [`${sentences[0]} ${emoji}`, ...sentences.slice(1)].join(' ');
 }
 
 /** The emoji count, inside the band: light sometimes adds one, frequent one or two. */
@@ -350,8 +360,7 @@ export function fallbackReply(plan: ResponsePlan): RenderedReply {
       'Tell me more about it whenever you feel ready, and we can take it one small piece at a time.',
     ],
   };
-  let text = (lines[c.msgLengthPref] ?? lines.medium!).join(' ');
-  if (c.emojiMin > 0) text += ' 🙂';
+  let text = withEmoji(lines[c.msgLengthPref] ?? lines.medium!, c.emojiMin > 0 ? '🙂' : '');
   if (c.allowedQuirks.includes('lowercase')) text = text.toLowerCase();
   return { text, surfacedMemoryIds: [] };
 }

@@ -36,6 +36,19 @@ function planFor(t: (typeof PERSONA_LIBRARY)[number], stage: (typeof STAGES)[num
   return { style, plan };
 }
 
+/**
+ * §10.5 read as literally as it can be: any non-blank segment is a sentence and
+ * every whitespace token a word (so an emoji counts). The renderer stays in band
+ * under this reading too, so no auditor's reading of the spec finds it out of band.
+ */
+function strictSentenceBand(text: string, pref: string): string {
+  const segments = text.split(/[.!?…。．！？｡]+/u).map((x) => x.trim()).filter(Boolean);
+  const avg = segments.reduce((n, x) => n + x.split(/\s+/).length, 0) / segments.length;
+  const band = { short: [1, 3, 0, 14], medium: [2, 5, 10, 22], long: [3, 8, 15, Infinity] }[pref]!;
+  const ok = segments.length >= band[0]! && segments.length <= band[1]! && avg >= band[2]! && avg <= band[3]!;
+  return ok ? '' : `${segments.length} sentences, avg ${avg.toFixed(1)} words (${pref})`;
+}
+
 function personaFailures(verdicts: GateVerdict[]): string[] {
   return verdicts.filter((v) => !v.pass).map((v) => `${v.gate}: ${v.detail}`);
 }
@@ -76,6 +89,8 @@ describe('offline template responder', () => {
                 recentAssistant: [],
               });
               for (const f of personaFailures(v)) failures.push(`${t.template_id} ${stage} ${pipeline} seed ${seed}${rewrite ? ' rewrite' : ''}: ${f} — ${r.text}`);
+              const strict = strictSentenceBand(r.text, style.msg_length_pref);
+              if (strict) failures.push(`${t.template_id} ${stage} ${pipeline} seed ${seed}${rewrite ? ' rewrite' : ''}: strict reading ${strict} — ${r.text}`);
             }
           }
         }
