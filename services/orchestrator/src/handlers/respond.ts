@@ -2,9 +2,9 @@ import { appendDecided, draft, payloadOf, type Bus, type StoredEvent } from '@he
 import type { Clock } from '@hearth/clock';
 import { deriveId, Events, type TurnRouted } from '@hearth/events';
 import type { ChatClient } from '@hearth/llm';
-import { waitForPosition } from '@hearth/store';
+import { waitForPosition, type Reactor } from '@hearth/store';
 import { counter, histogram, type Logger } from '@hearth/telemetry';
-import { normalizeUserText, tokenize } from '@hearth/text';
+import { normalizeUserText, tokenize, TOPIC_DETECTION } from '@hearth/text';
 import type { Kysely } from 'kysely';
 import type { MemoryPort } from '../adapters/memory.js';
 import { GATES, OFFLINE_PROVIDER, RECIPE, RELATIONSHIP, type Stage } from '../config.js';
@@ -18,7 +18,7 @@ import { CRISIS_SAFE_TEXT, FINISH_ONBOARDING_TEXT, onboardingIncompleteText, REF
 import { llmResponder, offlineResponder, type TurnContext } from '../responder/responders.js';
 import { composeReply, type Composed, type PassVerdict } from '../turn/compose.js';
 import { personaConstraints } from '../turn/constraints.js';
-import { planResponse, planToProto, type PlannedMemory, type ResponsePlan } from '../turn/plan.js';
+import { planResponse, planToProto, type PlannedMemory } from '../turn/plan.js';
 import { vectorTriggers } from '../turn/triggers.js';
 import { relationshipToProto, relationshipFromRow, exchangeToProto, verdictToProto } from './mapping.js';
 
@@ -62,16 +62,12 @@ const NEUTRAL_STYLE: StableStyle = {
  * and relationship from the orchestrator's own projections; memories by
  * memory_read_policy, and vector retrieval when ON_DEMAND and triggered; emotion;
  * plan (§8); prompt and LLM or the offline responder (§9); the §10 gates with one
- * rewrite and the fallback; then TurnCompleted and RelationshipUpdated (§11) in
- * one append. A user-state gate gives ChatRefused instead (§6.1.1, §4.1.2).
+ * rewrite and the fallback; then RelationshipUpdated (§11) and TurnCompleted in
+ * one decision. A user-state gate gives ChatRefused instead (§6.1.1, §4.1.2).
  * Everything the decision used, and every LLM exchange, is in the events, so
  * replay never asks the LLM again.
  */
-export function createRespondReactor(deps: RespondDeps): {
-  name: string;
-  sources: ['router'];
-  react(event: StoredEvent): Promise<void>;
-} {
+export function createRespondReactor(deps: RespondDeps): Reactor {
   const { bus, db, clock } = deps;
   return {
     name: 'respond',
@@ -86,6 +82,7 @@ export function createRespondReactor(deps: RespondDeps): {
         correlationId: event.correlationId || routed.messageId,
       };
       const assistantMessageId = deriveId('orchestrator', 'assistant', routed.messageId);
+      const replyId = deriveId('orchestrator', 'reply', event.id);
       const gate = gateText(routed.userState, routed.activatesUser, routed.missingOnboarding);
       if (gate !== null) {
         // §6.1.1 and §4.1.2 step 5: no friend reply, and the message stays out of
@@ -94,12 +91,11 @@ export function createRespondReactor(deps: RespondDeps): {
           draft(
             Events.ChatRefused,
             { messageId: routed.messageId, conversationId: routed.conversationId, routing, assistantMessageId, text: gate, reason: routing?.notes ?? '' },
-            { ...meta, id: deriveId('orchestrator', 'reply', event.id), occurredAt: clock.now() },
+            { ...meta, id: replyId, occurredAt: clock.now() },
           ),
         ]);
         return;
       }
-      const replyId = deriveId('orchestrator', 'reply', event.id);
       await appendDecided(bus, 'orchestrator', event.userId, async (last) => {
         // Redelivered after the reply was appended (a crash before the ack): decide
         // nothing, and above all ask the LLM nothing.
@@ -137,9 +133,10 @@ async function runRecipe(deps: RespondDeps, event: StoredEvent, routed: TurnRout
   const pipeline = routing?.pipeline ?? 'FRIEND_CHAT';
   const source: 'chat' | 'retention' = routed.source === 'retention' ? 'retention' : 'chat';
   const now = event.occurredAt;
-  const text = normalizeUserText(routed.text);
-  const normNoPunct = routed.normNoPunct || text.normNoPunct;
-  const isQuestion = (routed.userTextNorm || text.userTextNorm).includes('?');
+  // Stage A's forms come with the routing; an event without them is normalized here.
+  const normalized = routed.normNoPunct ? { normNoPunct: routed.normNoPunct, userTextNorm: routed.userTextNorm } : normalizeUserText(routed.text);
+  const normNoPunct = normalized.normNoPunct;
+  const isQuestion = normalized.userTextNorm.includes('?');
 
   // §7.1 step 1: profile + controls, persona, relationship — the orchestrator's own projections.
   const profile = await db.selectFrom('profiles').select(['preferred_name', 'suppressed_topics', 'ai_friend_id']).where('user_id', '=', event.userId).executeTakeFirst();
@@ -160,7 +157,7 @@ async function runRecipe(deps: RespondDeps, event: StoredEvent, routed: TurnRout
   const stage: Stage = (relationship ? viewAt(relationship, now) : initialRelationship()).stage;
 
   // §2.8: topics the user initiated now, and in the previous 2 user messages.
-  const initiatedNow = routed.topicMatches.filter((m) => m.confidence >= 0.7).map((m) => m.topicId);
+  const initiatedNow = routed.topicMatches.filter((m) => m.confidence >= TOPIC_DETECTION.userInitiatedAt).map((m) => m.topicId);
   const chatHistory = history.filter((h) => h.source === 'chat');
   const before = chatHistory.slice(0, 2).flatMap((h) => h.user_initiated_topics);
   const initiatedRecent = [...new Set([...initiatedNow, ...before])];
@@ -311,34 +308,55 @@ async function runRecipe(deps: RespondDeps, event: StoredEvent, routed: TurnRout
   };
 
   // Stage G (§11): only on a user's chat message, and never when the router says OFF.
-  let rel: RecipeResult['relationship'] = null;
-  if (source === 'chat' && routing?.relationshipUpdatePolicy === 'ON') {
-    const evidence = detectEvidence({ normNoPunct, previousAssistantAskedQuestion: history[0]?.asked_question ?? false, emotion });
-    const u = updateRelationship(relationship, { now, evidence });
-    rel = {
-      messageId: routed.messageId,
-      aiFriendId: profile?.ai_friend_id ?? routed.aiFriendId,
-      previous: relationshipToProto(u.previous),
-      next: relationshipToProto(u.next),
-      evidence: {
-        preferences: evidence.preferences,
-        meaningfulResponse: evidence.meaningfulResponse,
-        emotionalDisclosure: evidence.emotionalDisclosure,
-        pastReference: evidence.pastReference,
-        disengaged: evidence.disengaged,
-        tokens: evidence.tokens,
-      },
-      rawDelta: u.delta.raw,
-      delta: u.delta.clamped,
-      parts: u.delta.parts,
-      decayPoints: u.decay.points,
-      decayApplied: u.decay.applied,
-      sessionStarted: u.sessionStarted,
-      promotedFrom: u.promotedFrom ?? '',
-      promotionBlockedBy: u.promotionBlockedBy,
-    };
-  }
+  const rel =
+    source === 'chat' && routing?.relationshipUpdatePolicy === 'ON'
+      ? relationshipEvent({
+          messageId: routed.messageId,
+          aiFriendId: profile?.ai_friend_id ?? routed.aiFriendId,
+          relationship,
+          normNoPunct,
+          previousAskedQuestion: history[0]?.asked_question ?? false,
+          emotion,
+          now,
+        })
+      : null;
   return { completed, relationship: rel };
+}
+
+/** Stage G (§11) of one user message: the new state and the arithmetic behind it. */
+function relationshipEvent(input: {
+  messageId: string;
+  aiFriendId: string;
+  relationship: RelationshipState | null;
+  normNoPunct: string;
+  previousAskedQuestion: boolean;
+  emotion: { valence: number; tags: readonly string[] };
+  now: Date;
+}): NonNullable<RecipeResult['relationship']> {
+  const evidence = detectEvidence({ normNoPunct: input.normNoPunct, previousAssistantAskedQuestion: input.previousAskedQuestion, emotion: input.emotion });
+  const u = updateRelationship(input.relationship, { now: input.now, evidence });
+  return {
+    messageId: input.messageId,
+    aiFriendId: input.aiFriendId,
+    previous: relationshipToProto(u.previous),
+    next: relationshipToProto(u.next),
+    evidence: {
+      preferences: evidence.preferences,
+      meaningfulResponse: evidence.meaningfulResponse,
+      emotionalDisclosure: evidence.emotionalDisclosure,
+      pastReference: evidence.pastReference,
+      disengaged: evidence.disengaged,
+      tokens: evidence.tokens,
+    },
+    rawDelta: u.delta.raw,
+    delta: u.delta.clamped,
+    parts: u.delta.parts,
+    decayPoints: u.decay.points,
+    decayApplied: u.decay.applied,
+    sessionStarted: u.sessionStarted,
+    promotedFrom: u.promotedFrom ?? '',
+    promotionBlockedBy: u.promotionBlockedBy,
+  };
 }
 
 function fixedReply(pipeline: string, safety: string | undefined, crisisSafe: boolean, name: string): { text: string; outcome: 'refusal' | 'crisis_safe' } | null {
@@ -381,4 +399,3 @@ async function retrieve(deps: RespondDeps, userId: string, aiFriendId: string, p
   return out;
 }
 
-export type { RelationshipState, ResponsePlan };
