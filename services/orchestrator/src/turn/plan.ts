@@ -157,7 +157,7 @@ export function planToProto(plan: ResponsePlan) {
     followupQuestion: plan.followupQuestion,
     emotionalTone: plan.emotionalTone,
     tabooGuard: plan.tabooGuard,
-    constraints: { ...c, allowedQuirks: c.allowedQuirks, tabooTopics: c.tabooTopics, allowedTones: c.allowedTones },
+    constraints: c,
     userInitiatedTopics: plan.userInitiatedTopics,
     recentInitiatedTopics: plan.recentInitiatedTopics,
     respondOnlyTopics: plan.respondOnlyTopics,
