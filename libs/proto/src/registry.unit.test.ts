@@ -78,7 +78,8 @@ describe('eventCodecs', () => {
     const message = eventCodecs[name].decode(bytes);
 
     // then
-    expect(eventCodecs[name].toJSON(message as never)).toEqual({ aiFriendId: 'f-1', personaSeed: 7 });
+    // Default values are in the JSON too (emitDefaultValues=json-methods): an audit reads false and 0 as such.
+    expect(eventCodecs[name].toJSON(message as never)).toMatchObject({ aiFriendId: 'f-1', personaSeed: 7, fallback: false, resamples: 0, templateId: '' });
   });
 
   it('is typed by name', () => {

@@ -265,34 +265,34 @@ export const Envelope: MessageFns<Envelope> = {
 
   toJSON(message: Envelope): unknown {
     const obj: any = {};
-    if (message.eventId !== "") {
+    if (message.eventId !== undefined) {
       obj.eventId = message.eventId;
     }
-    if (message.type !== "") {
+    if (message.type !== undefined) {
       obj.type = message.type;
     }
-    if (message.userId !== "") {
+    if (message.userId !== undefined) {
       obj.userId = message.userId;
     }
     if (message.occurredAt !== undefined) {
       obj.occurredAt = message.occurredAt.toISOString();
     }
-    if (message.causationId !== "") {
+    if (message.causationId !== undefined) {
       obj.causationId = message.causationId;
     }
-    if (message.correlationId !== "") {
+    if (message.correlationId !== undefined) {
       obj.correlationId = message.correlationId;
     }
-    if (message.schemaVersion !== 0) {
+    if (message.schemaVersion !== undefined) {
       obj.schemaVersion = Math.round(message.schemaVersion);
     }
-    if (message.payload.length !== 0) {
+    if (message.payload !== undefined) {
       obj.payload = base64FromBytes(message.payload);
     }
-    if (message.prevSubjectSeq !== 0n) {
+    if (message.prevSubjectSeq !== undefined) {
       obj.prevSubjectSeq = message.prevSubjectSeq.toString();
     }
-    if (message.service !== "") {
+    if (message.service !== undefined) {
       obj.service = message.service;
     }
     return obj;
@@ -480,25 +480,25 @@ export const DeadLetter: MessageFns<DeadLetter> = {
 
   toJSON(message: DeadLetter): unknown {
     const obj: any = {};
-    if (message.envelope.length !== 0) {
+    if (message.envelope !== undefined) {
       obj.envelope = base64FromBytes(message.envelope);
     }
-    if (message.subject !== "") {
+    if (message.subject !== undefined) {
       obj.subject = message.subject;
     }
-    if (message.stream !== "") {
+    if (message.stream !== undefined) {
       obj.stream = message.stream;
     }
-    if (message.streamSeq !== 0n) {
+    if (message.streamSeq !== undefined) {
       obj.streamSeq = message.streamSeq.toString();
     }
-    if (message.consumer !== "") {
+    if (message.consumer !== undefined) {
       obj.consumer = message.consumer;
     }
-    if (message.error !== "") {
+    if (message.error !== undefined) {
       obj.error = message.error;
     }
-    if (message.deliveryCount !== 0) {
+    if (message.deliveryCount !== undefined) {
       obj.deliveryCount = Math.round(message.deliveryCount);
     }
     if (message.failedAt !== undefined) {

@@ -122,7 +122,7 @@ export const UserCreated: MessageFns<UserCreated> = {
 
   toJSON(message: UserCreated): unknown {
     const obj: any = {};
-    if (message.userId !== "") {
+    if (message.userId !== undefined) {
       obj.userId = message.userId;
     }
     return obj;
@@ -299,22 +299,22 @@ export const OnboardingAnswers: MessageFns<OnboardingAnswers> = {
 
   toJSON(message: OnboardingAnswers): unknown {
     const obj: any = {};
-    if (message.preferredName !== "") {
+    if (message.preferredName !== undefined) {
       obj.preferredName = message.preferredName;
     }
-    if (message.ageBand !== "") {
+    if (message.ageBand !== undefined) {
       obj.ageBand = message.ageBand;
     }
-    if (message.countryOrRegion !== "") {
+    if (message.countryOrRegion !== undefined) {
       obj.countryOrRegion = message.countryOrRegion;
     }
-    if (message.occupationCategory !== "") {
+    if (message.occupationCategory !== undefined) {
       obj.occupationCategory = message.occupationCategory;
     }
-    if (message.clientTimezone !== "") {
+    if (message.clientTimezone !== undefined) {
       obj.clientTimezone = message.clientTimezone;
     }
-    if (message.proactiveMessagesEnabled !== false) {
+    if (message.proactiveMessagesEnabled !== undefined) {
       obj.proactiveMessagesEnabled = message.proactiveMessagesEnabled;
     }
     if (message.suppressedTopics?.length) {
@@ -411,7 +411,7 @@ export const OnboardingAnswered: MessageFns<OnboardingAnswered> = {
     if (message.answers !== undefined) {
       obj.answers = OnboardingAnswers.toJSON(message.answers);
     }
-    if (message.aiFriendId !== "") {
+    if (message.aiFriendId !== undefined) {
       obj.aiFriendId = message.aiFriendId;
     }
     return obj;
@@ -651,34 +651,34 @@ export const TurnReceived: MessageFns<TurnReceived> = {
 
   toJSON(message: TurnReceived): unknown {
     const obj: any = {};
-    if (message.messageId !== "") {
+    if (message.messageId !== undefined) {
       obj.messageId = message.messageId;
     }
-    if (message.conversationId !== "") {
+    if (message.conversationId !== undefined) {
       obj.conversationId = message.conversationId;
     }
-    if (message.text !== "") {
+    if (message.text !== undefined) {
       obj.text = message.text;
     }
-    if (message.source !== "") {
+    if (message.source !== undefined) {
       obj.source = message.source;
     }
-    if (message.userState !== "") {
+    if (message.userState !== undefined) {
       obj.userState = message.userState;
     }
-    if (message.activatesUser !== false) {
+    if (message.activatesUser !== undefined) {
       obj.activatesUser = message.activatesUser;
     }
-    if (message.aiFriendId !== "") {
+    if (message.aiFriendId !== undefined) {
       obj.aiFriendId = message.aiFriendId;
     }
-    if (message.clientTimezone !== "") {
+    if (message.clientTimezone !== undefined) {
       obj.clientTimezone = message.clientTimezone;
     }
-    if (message.clientLocale !== "") {
+    if (message.clientLocale !== undefined) {
       obj.clientLocale = message.clientLocale;
     }
-    if (message.ageBand !== "") {
+    if (message.ageBand !== undefined) {
       obj.ageBand = message.ageBand;
     }
     if (message.missingOnboarding?.length) {

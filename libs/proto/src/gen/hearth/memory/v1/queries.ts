@@ -241,19 +241,19 @@ export const MemorySnippet: MessageFns<MemorySnippet> = {
 
   toJSON(message: MemorySnippet): unknown {
     const obj: any = {};
-    if (message.memoryId !== "") {
+    if (message.memoryId !== undefined) {
       obj.memoryId = message.memoryId;
     }
-    if (message.type !== "") {
+    if (message.type !== undefined) {
       obj.type = message.type;
     }
-    if (message.memoryKey !== "") {
+    if (message.memoryKey !== undefined) {
       obj.memoryKey = message.memoryKey;
     }
-    if (message.memoryValue !== "") {
+    if (message.memoryValue !== undefined) {
       obj.memoryValue = message.memoryValue;
     }
-    if (message.confidence !== 0) {
+    if (message.confidence !== undefined) {
       obj.confidence = floatToJson(message.confidence);
     }
     if (message.topicIds?.length) {
@@ -265,7 +265,7 @@ export const MemorySnippet: MessageFns<MemorySnippet> = {
     if (message.lastConfirmedAt !== undefined) {
       obj.lastConfirmedAt = message.lastConfirmedAt.toISOString();
     }
-    if (message.score !== 0) {
+    if (message.score !== undefined) {
       obj.score = floatToJson(message.score);
     }
     return obj;
@@ -390,16 +390,16 @@ export const FindMemoriesRequest: MessageFns<FindMemoriesRequest> = {
 
   toJSON(message: FindMemoriesRequest): unknown {
     const obj: any = {};
-    if (message.userId !== "") {
+    if (message.userId !== undefined) {
       obj.userId = message.userId;
     }
-    if (message.aiFriendId !== "") {
+    if (message.aiFriendId !== undefined) {
       obj.aiFriendId = message.aiFriendId;
     }
-    if (message.readPolicy !== "") {
+    if (message.readPolicy !== undefined) {
       obj.readPolicy = message.readPolicy;
     }
-    if (message.limit !== 0) {
+    if (message.limit !== undefined) {
       obj.limit = Math.round(message.limit);
     }
     return obj;
@@ -523,16 +523,16 @@ export const SearchMemoriesRequest: MessageFns<SearchMemoriesRequest> = {
 
   toJSON(message: SearchMemoriesRequest): unknown {
     const obj: any = {};
-    if (message.userId !== "") {
+    if (message.userId !== undefined) {
       obj.userId = message.userId;
     }
-    if (message.aiFriendId !== "") {
+    if (message.aiFriendId !== undefined) {
       obj.aiFriendId = message.aiFriendId;
     }
-    if (message.queryText !== "") {
+    if (message.queryText !== undefined) {
       obj.queryText = message.queryText;
     }
-    if (message.topK !== 0) {
+    if (message.topK !== undefined) {
       obj.topK = Math.round(message.topK);
     }
     return obj;

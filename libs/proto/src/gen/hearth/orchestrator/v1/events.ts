@@ -448,22 +448,22 @@ export const StableStyleParams: MessageFns<StableStyleParams> = {
 
   toJSON(message: StableStyleParams): unknown {
     const obj: any = {};
-    if (message.msgLengthPref !== "") {
+    if (message.msgLengthPref !== undefined) {
       obj.msgLengthPref = message.msgLengthPref;
     }
-    if (message.emojiFreq !== "") {
+    if (message.emojiFreq !== undefined) {
       obj.emojiFreq = message.emojiFreq;
     }
-    if (message.humorMode !== "") {
+    if (message.humorMode !== undefined) {
       obj.humorMode = message.humorMode;
     }
-    if (message.directnessLevel !== "") {
+    if (message.directnessLevel !== undefined) {
       obj.directnessLevel = message.directnessLevel;
     }
-    if (message.followupQuestionRate !== "") {
+    if (message.followupQuestionRate !== undefined) {
       obj.followupQuestionRate = message.followupQuestionRate;
     }
-    if (message.lexiconBias !== "") {
+    if (message.lexiconBias !== undefined) {
       obj.lexiconBias = message.lexiconBias;
     }
     if (message.punctuationQuirks?.length) {
@@ -726,40 +726,40 @@ export const PersonaAssigned: MessageFns<PersonaAssigned> = {
 
   toJSON(message: PersonaAssigned): unknown {
     const obj: any = {};
-    if (message.aiFriendId !== "") {
+    if (message.aiFriendId !== undefined) {
       obj.aiFriendId = message.aiFriendId;
     }
-    if (message.templateId !== "") {
+    if (message.templateId !== undefined) {
       obj.templateId = message.templateId;
     }
-    if (message.coreArchetype !== "") {
+    if (message.coreArchetype !== undefined) {
       obj.coreArchetype = message.coreArchetype;
     }
-    if (message.friendEnergy !== "") {
+    if (message.friendEnergy !== undefined) {
       obj.friendEnergy = message.friendEnergy;
     }
-    if (message.humorMode !== "") {
+    if (message.humorMode !== undefined) {
       obj.humorMode = message.humorMode;
     }
     if (message.stableStyleParams !== undefined) {
       obj.stableStyleParams = StableStyleParams.toJSON(message.stableStyleParams);
     }
-    if (message.personaSeed !== 0) {
+    if (message.personaSeed !== undefined) {
       obj.personaSeed = Math.round(message.personaSeed);
     }
     if (message.mutatedCategories?.length) {
       obj.mutatedCategories = message.mutatedCategories;
     }
-    if (message.resamples !== 0) {
+    if (message.resamples !== undefined) {
       obj.resamples = Math.round(message.resamples);
     }
-    if (message.fallback !== false) {
+    if (message.fallback !== undefined) {
       obj.fallback = message.fallback;
     }
-    if (message.windowTotal !== 0) {
+    if (message.windowTotal !== undefined) {
       obj.windowTotal = Math.round(message.windowTotal);
     }
-    if (message.windowComboCount !== 0) {
+    if (message.windowComboCount !== undefined) {
       obj.windowComboCount = Math.round(message.windowComboCount);
     }
     return obj;
@@ -966,34 +966,34 @@ export const LlmExchange: MessageFns<LlmExchange> = {
 
   toJSON(message: LlmExchange): unknown {
     const obj: any = {};
-    if (message.provider !== "") {
+    if (message.provider !== undefined) {
       obj.provider = message.provider;
     }
-    if (message.model !== "") {
+    if (message.model !== undefined) {
       obj.model = message.model;
     }
-    if (message.seed !== 0) {
+    if (message.seed !== undefined) {
       obj.seed = Math.round(message.seed);
     }
-    if (message.prompt !== "") {
+    if (message.prompt !== undefined) {
       obj.prompt = message.prompt;
     }
-    if (message.output !== "") {
+    if (message.output !== undefined) {
       obj.output = message.output;
     }
-    if (message.purpose !== "") {
+    if (message.purpose !== undefined) {
       obj.purpose = message.purpose;
     }
-    if (message.attempt !== 0) {
+    if (message.attempt !== undefined) {
       obj.attempt = Math.round(message.attempt);
     }
     if (message.messages?.length) {
       obj.messages = message.messages.map((e) => ChatMessage.toJSON(e));
     }
-    if (message.error !== "") {
+    if (message.error !== undefined) {
       obj.error = message.error;
     }
-    if (message.latencyMs !== 0) {
+    if (message.latencyMs !== undefined) {
       obj.latencyMs = Math.round(message.latencyMs);
     }
     return obj;
@@ -1083,10 +1083,10 @@ export const ChatMessage: MessageFns<ChatMessage> = {
 
   toJSON(message: ChatMessage): unknown {
     const obj: any = {};
-    if (message.role !== "") {
+    if (message.role !== undefined) {
       obj.role = message.role;
     }
-    if (message.content !== "") {
+    if (message.content !== undefined) {
       obj.content = message.content;
     }
     return obj;
@@ -1417,46 +1417,46 @@ export const PersonaConstraints: MessageFns<PersonaConstraints> = {
 
   toJSON(message: PersonaConstraints): unknown {
     const obj: any = {};
-    if (message.emojiFreq !== "") {
+    if (message.emojiFreq !== undefined) {
       obj.emojiFreq = message.emojiFreq;
     }
-    if (message.emojiMin !== 0) {
+    if (message.emojiMin !== undefined) {
       obj.emojiMin = Math.round(message.emojiMin);
     }
-    if (message.emojiMax !== 0) {
+    if (message.emojiMax !== undefined) {
       obj.emojiMax = Math.round(message.emojiMax);
     }
-    if (message.msgLengthPref !== "") {
+    if (message.msgLengthPref !== undefined) {
       obj.msgLengthPref = message.msgLengthPref;
     }
-    if (message.sentencesMin !== 0) {
+    if (message.sentencesMin !== undefined) {
       obj.sentencesMin = Math.round(message.sentencesMin);
     }
-    if (message.sentencesMax !== 0) {
+    if (message.sentencesMax !== undefined) {
       obj.sentencesMax = Math.round(message.sentencesMax);
     }
-    if (message.avgWordsMin !== 0) {
+    if (message.avgWordsMin !== undefined) {
       obj.avgWordsMin = floatToJson(message.avgWordsMin);
     }
-    if (message.avgWordsMax !== 0) {
+    if (message.avgWordsMax !== undefined) {
       obj.avgWordsMax = floatToJson(message.avgWordsMax);
     }
-    if (message.lexiconBias !== "") {
+    if (message.lexiconBias !== undefined) {
       obj.lexiconBias = message.lexiconBias;
     }
     if (message.allowedQuirks?.length) {
       obj.allowedQuirks = message.allowedQuirks;
     }
-    if (message.maxFollowupQuestions !== 0) {
+    if (message.maxFollowupQuestions !== undefined) {
       obj.maxFollowupQuestions = Math.round(message.maxFollowupQuestions);
     }
-    if (message.intimacyStage !== "") {
+    if (message.intimacyStage !== undefined) {
       obj.intimacyStage = message.intimacyStage;
     }
-    if (message.warmAllowed !== false) {
+    if (message.warmAllowed !== undefined) {
       obj.warmAllowed = message.warmAllowed;
     }
-    if (message.intimateAllowed !== false) {
+    if (message.intimateAllowed !== undefined) {
       obj.intimateAllowed = message.intimateAllowed;
     }
     if (message.tabooTopics?.length) {
@@ -1718,16 +1718,16 @@ export const ResponsePlan: MessageFns<ResponsePlan> = {
 
   toJSON(message: ResponsePlan): unknown {
     const obj: any = {};
-    if (message.ackStyle !== "") {
+    if (message.ackStyle !== undefined) {
       obj.ackStyle = message.ackStyle;
     }
     if (message.answerOutline?.length) {
       obj.answerOutline = message.answerOutline;
     }
-    if (message.followupQuestion !== "") {
+    if (message.followupQuestion !== undefined) {
       obj.followupQuestion = message.followupQuestion;
     }
-    if (message.emotionalTone !== "") {
+    if (message.emotionalTone !== undefined) {
       obj.emotionalTone = message.emotionalTone;
     }
     if (message.tabooGuard?.length) {
@@ -1748,7 +1748,7 @@ export const ResponsePlan: MessageFns<ResponsePlan> = {
     if (message.memoryIds?.length) {
       obj.memoryIds = message.memoryIds;
     }
-    if (message.recallAsked !== false) {
+    if (message.recallAsked !== undefined) {
       obj.recallAsked = message.recallAsked;
     }
     return obj;
@@ -1897,16 +1897,16 @@ export const GateVerdict: MessageFns<GateVerdict> = {
 
   toJSON(message: GateVerdict): unknown {
     const obj: any = {};
-    if (message.gate !== "") {
+    if (message.gate !== undefined) {
       obj.gate = message.gate;
     }
-    if (message.pass !== false) {
+    if (message.pass !== undefined) {
       obj.pass = message.pass;
     }
-    if (message.detail !== "") {
+    if (message.detail !== undefined) {
       obj.detail = message.detail;
     }
-    if (message.passNumber !== 0) {
+    if (message.passNumber !== undefined) {
       obj.passNumber = Math.round(message.passNumber);
     }
     if (message.measured) {
@@ -2008,10 +2008,10 @@ export const GateVerdict_MeasuredEntry: MessageFns<GateVerdict_MeasuredEntry> = 
 
   toJSON(message: GateVerdict_MeasuredEntry): unknown {
     const obj: any = {};
-    if (message.key !== "") {
+    if (message.key !== undefined) {
       obj.key = message.key;
     }
-    if (message.value !== "") {
+    if (message.value !== undefined) {
       obj.value = message.value;
     }
     return obj;
@@ -2105,10 +2105,10 @@ export const EmotionReading: MessageFns<EmotionReading> = {
 
   toJSON(message: EmotionReading): unknown {
     const obj: any = {};
-    if (message.valence !== 0) {
+    if (message.valence !== undefined) {
       obj.valence = floatToJson(message.valence);
     }
-    if (message.intensity !== 0) {
+    if (message.intensity !== undefined) {
       obj.intensity = floatToJson(message.intensity);
     }
     if (message.tags?.length) {
@@ -2270,25 +2270,25 @@ export const RetrievedMemory: MessageFns<RetrievedMemory> = {
 
   toJSON(message: RetrievedMemory): unknown {
     const obj: any = {};
-    if (message.memoryId !== "") {
+    if (message.memoryId !== undefined) {
       obj.memoryId = message.memoryId;
     }
-    if (message.type !== "") {
+    if (message.type !== undefined) {
       obj.type = message.type;
     }
-    if (message.memoryKey !== "") {
+    if (message.memoryKey !== undefined) {
       obj.memoryKey = message.memoryKey;
     }
-    if (message.memoryValue !== "") {
+    if (message.memoryValue !== undefined) {
       obj.memoryValue = message.memoryValue;
     }
-    if (message.confidence !== 0) {
+    if (message.confidence !== undefined) {
       obj.confidence = floatToJson(message.confidence);
     }
     if (message.topicIds?.length) {
       obj.topicIds = message.topicIds;
     }
-    if (message.via !== "") {
+    if (message.via !== undefined) {
       obj.via = message.via;
     }
     return obj;
@@ -2461,25 +2461,25 @@ export const Retrieval: MessageFns<Retrieval> = {
 
   toJSON(message: Retrieval): unknown {
     const obj: any = {};
-    if (message.memoryReadPolicy !== "") {
+    if (message.memoryReadPolicy !== undefined) {
       obj.memoryReadPolicy = message.memoryReadPolicy;
     }
-    if (message.status !== "") {
+    if (message.status !== undefined) {
       obj.status = message.status;
     }
     if (message.memories?.length) {
       obj.memories = message.memories.map((e) => RetrievedMemory.toJSON(e));
     }
-    if (message.vectorSearched !== false) {
+    if (message.vectorSearched !== undefined) {
       obj.vectorSearched = message.vectorSearched;
     }
     if (message.vectorTriggers?.length) {
       obj.vectorTriggers = message.vectorTriggers;
     }
-    if (message.queryText !== "") {
+    if (message.queryText !== undefined) {
       obj.queryText = message.queryText;
     }
-    if (message.error !== "") {
+    if (message.error !== undefined) {
       obj.error = message.error;
     }
     return obj;
@@ -2800,19 +2800,19 @@ export const TurnCompleted: MessageFns<TurnCompleted> = {
 
   toJSON(message: TurnCompleted): unknown {
     const obj: any = {};
-    if (message.messageId !== "") {
+    if (message.messageId !== undefined) {
       obj.messageId = message.messageId;
     }
-    if (message.conversationId !== "") {
+    if (message.conversationId !== undefined) {
       obj.conversationId = message.conversationId;
     }
     if (message.routing !== undefined) {
       obj.routing = RoutingDecision.toJSON(message.routing);
     }
-    if (message.assistantMessageId !== "") {
+    if (message.assistantMessageId !== undefined) {
       obj.assistantMessageId = message.assistantMessageId;
     }
-    if (message.assistantText !== "") {
+    if (message.assistantText !== undefined) {
       obj.assistantText = message.assistantText;
     }
     if (message.surfacedMemoryIds?.length) {
@@ -2821,7 +2821,7 @@ export const TurnCompleted: MessageFns<TurnCompleted> = {
     if (message.llm !== undefined) {
       obj.llm = LlmExchange.toJSON(message.llm);
     }
-    if (message.source !== "") {
+    if (message.source !== undefined) {
       obj.source = message.source;
     }
     if (message.exchanges?.length) {
@@ -2833,7 +2833,7 @@ export const TurnCompleted: MessageFns<TurnCompleted> = {
     if (message.gates?.length) {
       obj.gates = message.gates.map((e) => GateVerdict.toJSON(e));
     }
-    if (message.outcome !== "") {
+    if (message.outcome !== undefined) {
       obj.outcome = message.outcome;
     }
     if (message.retrieval !== undefined) {
@@ -2842,13 +2842,13 @@ export const TurnCompleted: MessageFns<TurnCompleted> = {
     if (message.emotion !== undefined) {
       obj.emotion = EmotionReading.toJSON(message.emotion);
     }
-    if (message.openerNorm !== "") {
+    if (message.openerNorm !== undefined) {
       obj.openerNorm = message.openerNorm;
     }
-    if (message.relationshipStage !== "") {
+    if (message.relationshipStage !== undefined) {
       obj.relationshipStage = message.relationshipStage;
     }
-    if (message.userText !== "") {
+    if (message.userText !== undefined) {
       obj.userText = message.userText;
     }
     return obj;
@@ -3013,22 +3013,22 @@ export const ChatRefused: MessageFns<ChatRefused> = {
 
   toJSON(message: ChatRefused): unknown {
     const obj: any = {};
-    if (message.messageId !== "") {
+    if (message.messageId !== undefined) {
       obj.messageId = message.messageId;
     }
-    if (message.conversationId !== "") {
+    if (message.conversationId !== undefined) {
       obj.conversationId = message.conversationId;
     }
     if (message.routing !== undefined) {
       obj.routing = RoutingDecision.toJSON(message.routing);
     }
-    if (message.assistantMessageId !== "") {
+    if (message.assistantMessageId !== undefined) {
       obj.assistantMessageId = message.assistantMessageId;
     }
-    if (message.text !== "") {
+    if (message.text !== undefined) {
       obj.text = message.text;
     }
-    if (message.reason !== "") {
+    if (message.reason !== undefined) {
       obj.reason = message.reason;
     }
     return obj;
@@ -3208,13 +3208,13 @@ export const RelationshipState: MessageFns<RelationshipState> = {
 
   toJSON(message: RelationshipState): unknown {
     const obj: any = {};
-    if (message.stage !== "") {
+    if (message.stage !== undefined) {
       obj.stage = message.stage;
     }
-    if (message.rapportScore !== 0) {
+    if (message.rapportScore !== undefined) {
       obj.rapportScore = Math.round(message.rapportScore);
     }
-    if (message.sessionsCount !== 0) {
+    if (message.sessionsCount !== undefined) {
       obj.sessionsCount = Math.round(message.sessionsCount);
     }
     if (message.lastInteractionAt !== undefined) {
@@ -3226,7 +3226,7 @@ export const RelationshipState: MessageFns<RelationshipState> = {
     if (message.lastStagePromotionAt !== undefined) {
       obj.lastStagePromotionAt = message.lastStagePromotionAt.toISOString();
     }
-    if (message.sessionDisengaged !== 0) {
+    if (message.sessionDisengaged !== undefined) {
       obj.sessionDisengaged = Math.round(message.sessionDisengaged);
     }
     return obj;
@@ -3380,22 +3380,22 @@ export const RelationshipEvidence: MessageFns<RelationshipEvidence> = {
 
   toJSON(message: RelationshipEvidence): unknown {
     const obj: any = {};
-    if (message.preferences !== 0) {
+    if (message.preferences !== undefined) {
       obj.preferences = Math.round(message.preferences);
     }
-    if (message.meaningfulResponse !== false) {
+    if (message.meaningfulResponse !== undefined) {
       obj.meaningfulResponse = message.meaningfulResponse;
     }
-    if (message.emotionalDisclosure !== false) {
+    if (message.emotionalDisclosure !== undefined) {
       obj.emotionalDisclosure = message.emotionalDisclosure;
     }
-    if (message.pastReference !== false) {
+    if (message.pastReference !== undefined) {
       obj.pastReference = message.pastReference;
     }
-    if (message.disengaged !== false) {
+    if (message.disengaged !== undefined) {
       obj.disengaged = message.disengaged;
     }
-    if (message.tokens !== 0) {
+    if (message.tokens !== undefined) {
       obj.tokens = Math.round(message.tokens);
     }
     return obj;
@@ -3481,10 +3481,10 @@ export const DeltaPart: MessageFns<DeltaPart> = {
 
   toJSON(message: DeltaPart): unknown {
     const obj: any = {};
-    if (message.rule !== "") {
+    if (message.rule !== undefined) {
       obj.rule = message.rule;
     }
-    if (message.points !== 0) {
+    if (message.points !== undefined) {
       obj.points = Math.round(message.points);
     }
     return obj;
@@ -3744,10 +3744,10 @@ export const RelationshipUpdated: MessageFns<RelationshipUpdated> = {
 
   toJSON(message: RelationshipUpdated): unknown {
     const obj: any = {};
-    if (message.messageId !== "") {
+    if (message.messageId !== undefined) {
       obj.messageId = message.messageId;
     }
-    if (message.aiFriendId !== "") {
+    if (message.aiFriendId !== undefined) {
       obj.aiFriendId = message.aiFriendId;
     }
     if (message.previous !== undefined) {
@@ -3759,28 +3759,28 @@ export const RelationshipUpdated: MessageFns<RelationshipUpdated> = {
     if (message.evidence !== undefined) {
       obj.evidence = RelationshipEvidence.toJSON(message.evidence);
     }
-    if (message.rawDelta !== 0) {
+    if (message.rawDelta !== undefined) {
       obj.rawDelta = Math.round(message.rawDelta);
     }
-    if (message.delta !== 0) {
+    if (message.delta !== undefined) {
       obj.delta = Math.round(message.delta);
     }
     if (message.parts?.length) {
       obj.parts = message.parts.map((e) => DeltaPart.toJSON(e));
     }
-    if (message.decayPoints !== 0) {
+    if (message.decayPoints !== undefined) {
       obj.decayPoints = Math.round(message.decayPoints);
     }
-    if (message.decayApplied !== 0) {
+    if (message.decayApplied !== undefined) {
       obj.decayApplied = Math.round(message.decayApplied);
     }
-    if (message.sessionStarted !== false) {
+    if (message.sessionStarted !== undefined) {
       obj.sessionStarted = message.sessionStarted;
     }
-    if (message.promotedFrom !== "") {
+    if (message.promotedFrom !== undefined) {
       obj.promotedFrom = message.promotedFrom;
     }
-    if (message.promotionBlockedBy !== "") {
+    if (message.promotionBlockedBy !== undefined) {
       obj.promotionBlockedBy = message.promotionBlockedBy;
     }
     return obj;

@@ -94,7 +94,7 @@ export const GetPersonaRequest: MessageFns<GetPersonaRequest> = {
 
   toJSON(message: GetPersonaRequest): unknown {
     const obj: any = {};
-    if (message.userId !== "") {
+    if (message.userId !== undefined) {
       obj.userId = message.userId;
     }
     return obj;
@@ -175,7 +175,7 @@ export const GetPersonaResponse: MessageFns<GetPersonaResponse> = {
 
   toJSON(message: GetPersonaResponse): unknown {
     const obj: any = {};
-    if (message.found !== false) {
+    if (message.found !== undefined) {
       obj.found = message.found;
     }
     if (message.persona !== undefined) {
@@ -254,7 +254,7 @@ export const GetRelationshipRequest: MessageFns<GetRelationshipRequest> = {
 
   toJSON(message: GetRelationshipRequest): unknown {
     const obj: any = {};
-    if (message.userId !== "") {
+    if (message.userId !== undefined) {
       obj.userId = message.userId;
     }
     return obj;
@@ -335,7 +335,7 @@ export const GetRelationshipResponse: MessageFns<GetRelationshipResponse> = {
 
   toJSON(message: GetRelationshipResponse): unknown {
     const obj: any = {};
-    if (message.found !== false) {
+    if (message.found !== undefined) {
       obj.found = message.found;
     }
     if (message.state !== undefined) {

@@ -295,37 +295,37 @@ export const RoutingDecision: MessageFns<RoutingDecision> = {
 
   toJSON(message: RoutingDecision): unknown {
     const obj: any = {};
-    if (message.pipeline !== "") {
+    if (message.pipeline !== undefined) {
       obj.pipeline = message.pipeline;
     }
-    if (message.safetyPolicy !== "") {
+    if (message.safetyPolicy !== undefined) {
       obj.safetyPolicy = message.safetyPolicy;
     }
-    if (message.memoryReadPolicy !== "") {
+    if (message.memoryReadPolicy !== undefined) {
       obj.memoryReadPolicy = message.memoryReadPolicy;
     }
-    if (message.vectorSearchPolicy !== "") {
+    if (message.vectorSearchPolicy !== undefined) {
       obj.vectorSearchPolicy = message.vectorSearchPolicy;
     }
-    if (message.memoryWritePolicy !== "") {
+    if (message.memoryWritePolicy !== undefined) {
       obj.memoryWritePolicy = message.memoryWritePolicy;
     }
-    if (message.relationshipUpdatePolicy !== "") {
+    if (message.relationshipUpdatePolicy !== undefined) {
       obj.relationshipUpdatePolicy = message.relationshipUpdatePolicy;
     }
-    if (message.retentionPolicy !== "") {
+    if (message.retentionPolicy !== undefined) {
       obj.retentionPolicy = message.retentionPolicy;
     }
-    if (message.retrievalQueryText !== "") {
+    if (message.retrievalQueryText !== undefined) {
       obj.retrievalQueryText = message.retrievalQueryText;
     }
-    if (message.notes !== "") {
+    if (message.notes !== undefined) {
       obj.notes = message.notes;
     }
-    if (message.safetyReason !== "") {
+    if (message.safetyReason !== undefined) {
       obj.safetyReason = message.safetyReason;
     }
-    if (message.crisisSafe !== false) {
+    if (message.crisisSafe !== undefined) {
       obj.crisisSafe = message.crisisSafe;
     }
     return obj;
@@ -432,10 +432,10 @@ export const TopicMatch: MessageFns<TopicMatch> = {
 
   toJSON(message: TopicMatch): unknown {
     const obj: any = {};
-    if (message.topicId !== "") {
+    if (message.topicId !== undefined) {
       obj.topicId = message.topicId;
     }
-    if (message.confidence !== 0) {
+    if (message.confidence !== undefined) {
       obj.confidence = floatToJson(message.confidence);
     }
     if (message.keywords?.length) {
@@ -754,10 +754,10 @@ export const TurnRouted: MessageFns<TurnRouted> = {
 
   toJSON(message: TurnRouted): unknown {
     const obj: any = {};
-    if (message.messageId !== "") {
+    if (message.messageId !== undefined) {
       obj.messageId = message.messageId;
     }
-    if (message.conversationId !== "") {
+    if (message.conversationId !== undefined) {
       obj.conversationId = message.conversationId;
     }
     if (message.decision !== undefined) {
@@ -769,34 +769,34 @@ export const TurnRouted: MessageFns<TurnRouted> = {
     if (message.topicMatches?.length) {
       obj.topicMatches = message.topicMatches.map((e) => TopicMatch.toJSON(e));
     }
-    if (message.userState !== "") {
+    if (message.userState !== undefined) {
       obj.userState = message.userState;
     }
-    if (message.text !== "") {
+    if (message.text !== undefined) {
       obj.text = message.text;
     }
-    if (message.aiFriendId !== "") {
+    if (message.aiFriendId !== undefined) {
       obj.aiFriendId = message.aiFriendId;
     }
-    if (message.source !== "") {
+    if (message.source !== undefined) {
       obj.source = message.source;
     }
-    if (message.userTextNorm !== "") {
+    if (message.userTextNorm !== undefined) {
       obj.userTextNorm = message.userTextNorm;
     }
-    if (message.normNoPunct !== "") {
+    if (message.normNoPunct !== undefined) {
       obj.normNoPunct = message.normNoPunct;
     }
-    if (message.tokenEstimate !== 0) {
+    if (message.tokenEstimate !== undefined) {
       obj.tokenEstimate = Math.round(message.tokenEstimate);
     }
     if (message.heuristicFlags?.length) {
       obj.heuristicFlags = message.heuristicFlags;
     }
-    if (message.ageBand !== "") {
+    if (message.ageBand !== undefined) {
       obj.ageBand = message.ageBand;
     }
-    if (message.activatesUser !== false) {
+    if (message.activatesUser !== undefined) {
       obj.activatesUser = message.activatesUser;
     }
     if (message.missingOnboarding?.length) {
