@@ -178,8 +178,10 @@ describe('the companion through the HTTP API on the virtual clock (scripts/start
         expect([where, s.count >= band.count[0] && s.count <= band.count[1], s.avg >= band.avg[0] && s.avg <= band.avg[1]]).toEqual([where, true, true]);
         if (!style.punctuation_quirks.includes('~')) expect(text).not.toContain('~');
         // Every §10 gate is on record for the reply that was sent.
-        const sent = t.gates.filter((g: { passNumber?: number }) => (g.passNumber ?? 0) === { draft: 0, rewrite: 1, fallback: 2 }[t.outcome as string]);
+        const sent = t.gates.filter((g: { passNumber: number }) => g.passNumber === { draft: 0, rewrite: 1, fallback: 2 }[t.outcome as string]);
         expect(sent).toHaveLength(11);
+        // Each verdict says pass or fail in so many words, and why.
+        for (const g of sent) expect([typeof g.pass, typeof g.detail]).toEqual(['boolean', 'string']);
         if (t.outcome !== 'fallback') {
           const opener = normalizeUserText(text.replace(/^[\p{Extended_Pictographic}\uFE0F\u200D\s]+/u, '')).normNoPunct.split(' ').slice(0, 12).join(' ');
           expect([where, openers.includes(opener)]).toEqual([where, false]);
