@@ -384,6 +384,27 @@ describe('Bus against a real NATS server', () => {
   });
 
   describe('startConsumer', () => {
+    it('keeps an event a slow handler is still working on: no redelivery past the ack wait', async () => {
+      const user = randomUUID();
+      await bus.append('memory', user, [note(user, 'slow')], 0);
+      const deliveries: number[] = [];
+      await consume(bus, {
+        service: 'uncertainty',
+        purpose: `slow-${user.slice(0, 8)}`,
+        source: 'memory',
+        ackWaitMs: 1_000,
+        handle: async (events) => {
+          deliveries.push(events.length);
+          // Three ack waits long, like a slow LLM call.
+          await sleep(3_000);
+          return events.map(() => ACK);
+        },
+      });
+      await waitFor(async () => deliveries.length > 0, { what: 'the first delivery' });
+      await sleep(4_000);
+      expect(deliveries).toEqual([1]);
+    });
+
     it('hands a keyed consumer only the events of its key', async () => {
       const key = `_global_${randomUUID().slice(0, 8)}`;
       const user = randomUUID();

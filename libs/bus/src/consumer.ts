@@ -92,6 +92,7 @@ export async function startConsumer(bus: Bus, spec: ConsumerSpec): Promise<Runni
   const maxDeliver = spec.maxDeliver ?? 5;
   const batchSize = spec.batchSize ?? 100;
   const retryDelay = spec.retryDelayMs ?? 200;
+  const ackWaitMs = spec.ackWaitMs ?? 30_000;
   const config = {
     durable_name: durable,
     ack_policy: AckPolicy.Explicit,
@@ -99,7 +100,7 @@ export async function startConsumer(bus: Bus, spec: ConsumerSpec): Promise<Runni
     filter_subject: spec.key === undefined ? t.streamSubjects(spec.source) : t.subject(spec.source, spec.key),
     // One more than ours so that our own dead-lettering always sees the last delivery.
     max_deliver: maxDeliver + 1,
-    ack_wait: (spec.ackWaitMs ?? 30_000) * 1_000_000,
+    ack_wait: ackWaitMs * 1_000_000,
     max_ack_pending: 1_000,
   };
   try {
@@ -186,6 +187,11 @@ export async function startConsumer(bus: Bus, spec: ConsumerSpec): Promise<Runni
     const first = decoded[0]!.m;
     const parent = propagation.extract(context.active(), first.headers, headerGetter);
     const started = performance.now();
+    // A slow handler (an LLM call) keeps its events: tell the server it is still
+    // working well inside the ack wait, so nothing is redelivered meanwhile.
+    const heartbeat = setInterval(() => {
+      for (const d of decoded) d.m.working();
+    }, Math.max(100, Math.floor(ackWaitMs / 3)));
     const ok = await tracer.startActiveSpan(
       `${durable} handle`,
       { kind: SpanKind.CONSUMER, attributes: { 'messaging.batch.message_count': decoded.length } },
@@ -201,6 +207,7 @@ export async function startConsumer(bus: Bus, spec: ConsumerSpec): Promise<Runni
           if (decoded.length === 1) await fail(decoded[0]!.m, err);
           return decoded.length === 1;
         } finally {
+          clearInterval(heartbeat);
           span.end();
         }
       },
