@@ -10,11 +10,6 @@ export function recallAsked(normNoPunct: string): boolean {
   return findTerms(normNoPunct, RECALL_PHRASES).length > 0;
 }
 
-/** The first `limit` distinct ids, in their order: how a rewrite reduces surfaced_memory_ids. */
-export function limitSurfaced(ids: readonly string[], limit: number): string[] {
-  return [...new Set(ids)].slice(0, Math.max(0, limit));
-}
-
 /**
  * §10.1: personal_fact_count = DISTINCT memory ids surfaced. Chat allows 2
  * unless the user asked for recall this turn; retention allows 1, always.

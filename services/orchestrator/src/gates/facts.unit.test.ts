@@ -1,5 +1,5 @@
 import { normalizeUserText } from '@hearth/text';
-import { limitSurfaced, personalFactsGate, recallAsked } from './facts.js';
+import { personalFactsGate, recallAsked } from './facts.js';
 
 const asked = (text: string) => recallAsked(normalizeUserText(text).normNoPunct);
 
@@ -42,13 +42,5 @@ describe('personalFactsGate (turn-pipeline §10.1)', () => {
       detail: 'personal_fact_count 3, limit 2 (chat)',
       measured: { personal_fact_count: 3, limit: 2 },
     });
-  });
-});
-
-describe('limitSurfaced', () => {
-  it('keeps the first distinct ids in order', () => {
-    expect(limitSurfaced(['a', 'b', 'a', 'c'], 2)).toEqual(['a', 'b']);
-    expect(limitSurfaced(['a', 'a', 'a'], 2)).toEqual(['a']);
-    expect(limitSurfaced(['a', 'b'], 0)).toEqual([]);
   });
 });

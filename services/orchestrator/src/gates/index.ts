@@ -6,7 +6,7 @@ export { LEXICON_LEVELS, lexiconLevel, lexiconGate, type LexiconLevel, type Lexi
 export { detectQuirks, allowedQuirkSet, quirksGate } from './quirks.js';
 export { INTIMACY_CAP, intimacyReading, intimacyGate, type IntimacyReading } from './intimacy.js';
 export { openerNorm, openerGate, trigrams, jaccard, isRepetitive, similarityGate, type JaccardRatio } from './repetition.js';
-export { recallAsked, limitSurfaced, personalFactsGate, type ReplySource } from './facts.js';
+export { recallAsked, personalFactsGate, type ReplySource } from './facts.js';
 export { isSensitive, sensitiveReason, sensitiveTopicsOf, sensitiveGate, type SurfacedMemory } from './sensitive.js';
 export { replyTopics, initiatedWithin, tabooGate, type TabooContext } from './topics.js';
 export { safetyReading, safetyGate, type SafetyReading } from './safety.js';
