@@ -19,7 +19,6 @@ import { Command } from 'commander';
 import pg from 'pg';
 import { AppendConflictError, Bus, draft, GLOBAL_KEYS, payloadOf, type BusLogger, type RunningConsumer, type ServiceName, type StoredEvent } from '@hearth/bus';
 import { systemClock } from '@hearth/clock';
-import { baseEnvSchema, ConfigError, loadConfig } from '@hearth/config';
 import { deriveId, Events } from '@hearth/events';
 import { schemaFor } from '@hearth/host';
 import { migrateSchema, openDatabase, schemaDb, startProjection, startReactor, type Database, type Reactor } from '@hearth/store';
@@ -33,7 +32,7 @@ import { capViolations, comboKey, type CapViolation } from '../../services/orche
 import { personasProjection } from '../../services/orchestrator/src/projections/personas.js';
 import { createProgress } from './lib/progress.js';
 import { measureDatabase, measureJetStream, type DatabaseCosts, type JetStreamCosts } from './lib/raw-costs.js';
-import { intArg, isLoopback, log, withTimeout } from './lib/cli.js';
+import { intArg, isLoopback, log, requiredServerEnv, withTimeout } from './lib/cli.js';
 import { fmt, rawRow, sideBySide, table } from './lib/report.js';
 import { perSecond, summarize, type Summary } from './lib/stats.js';
 
@@ -67,20 +66,11 @@ const program: Command = new Command('bench:personas')
   .parse();
 
 const opts = program.opts<Options>();
-let env: { NATS_URL: string; DATABASE_URL: string };
-try {
-  // Both required here: no default NATS, no PGlite (the replicas share one Postgres schema).
-  env = loadConfig(
-    baseEnvSchema.pick({ NATS_URL: true, DATABASE_URL: true }).extend({
-      NATS_URL: baseEnvSchema.shape.NATS_URL.unwrap(),
-      DATABASE_URL: baseEnvSchema.shape.DATABASE_URL.unwrap(),
-    }),
-    process.env,
-  );
-} catch (err) {
-  if (!(err instanceof ConfigError)) throw err;
-  program.error(`${err.message}\nset NATS_URL (JetStream) and DATABASE_URL (Postgres), e.g. NATS_URL=nats://127.0.0.1:4222 DATABASE_URL=postgres://postgres@127.0.0.1:5432/hearth_test`);
-}
+// Both required here: no default NATS, no PGlite (the replicas share one Postgres schema).
+const env = requiredServerEnv(
+  (m) => program.error(m),
+  'set NATS_URL (JetStream) and DATABASE_URL (Postgres), e.g. NATS_URL=nats://127.0.0.1:4222 DATABASE_URL=postgres://postgres@127.0.0.1:5432/hearth_test',
+);
 for (const [name, hosts] of [
   ['NATS_URL', env.NATS_URL.split(',').map((s) => new URL(s.includes('://') ? s.trim() : `nats://${s.trim()}`).hostname)],
   ['DATABASE_URL', [new URL(env.DATABASE_URL).hostname]],

@@ -13,14 +13,13 @@ import { writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import pg from 'pg';
-import { baseEnvSchema, ConfigError, loadConfig } from '@hearth/config';
 import { ApiCallError } from '../bench/lib/api-client.js';
-import { intArg, log } from '../bench/lib/cli.js';
+import { canConnect } from '@hearth/testing';
+import { intArg, log, requiredServerEnv, type ServerEnv } from '../bench/lib/cli.js';
 import { createProgress } from '../bench/lib/progress.js';
 import { CountingApi } from './lib/api.js';
 import { startHearthChild, type HearthChild } from './lib/hearth-process.js';
 import { LOCOMO_FILE, loadLocomo, planConversation } from './lib/locomo.js';
-import { canConnectTo } from './lib/net.js';
 import { replayConversation, type ConversationResult } from './lib/replay.js';
 import { aggregate, renderReport, type EvalReport } from './lib/summary.js';
 
@@ -61,29 +60,19 @@ const opts = program.opts<Options>();
 if (opts.url) opts.url = baseUrl(opts.url);
 
 /** NATS_URL and DATABASE_URL, both required when the eval starts Hearth itself (as for the benches). */
-function serverEnv(): { NATS_URL: string; DATABASE_URL: string } {
-  try {
-    return loadConfig(
-      baseEnvSchema.pick({ NATS_URL: true, DATABASE_URL: true }).extend({
-        NATS_URL: baseEnvSchema.shape.NATS_URL.unwrap(),
-        DATABASE_URL: baseEnvSchema.shape.DATABASE_URL.unwrap(),
-      }),
-      process.env,
-    );
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    return program.error(
-      `${err.message}\nthe eval starts Hearth on NATS_URL (JetStream) and DATABASE_URL (Postgres): set both, ` +
-        'e.g. NATS_URL=nats://127.0.0.1:4222 DATABASE_URL=postgres://postgres@127.0.0.1:5432/hearth_test, or pass --url of a running Hearth',
-    );
-  }
+function serverEnv(): ServerEnv {
+  return requiredServerEnv(
+    (m) => program.error(m),
+    'the eval starts Hearth on NATS_URL (JetStream) and DATABASE_URL (Postgres): set both, ' +
+      'e.g. NATS_URL=nats://127.0.0.1:4222 DATABASE_URL=postgres://postgres@127.0.0.1:5432/hearth_test, or pass --url of a running Hearth',
+  );
 }
 
 /** Fails with the variable's name when its server does not answer. */
-async function checkServers(env: { NATS_URL: string; DATABASE_URL: string }): Promise<void> {
+async function checkServers(env: ServerEnv): Promise<void> {
   const first = env.NATS_URL.split(',')[0]!.trim();
   const nats = new URL(first.includes('://') ? first : `nats://${first}`);
-  if (!(await canConnectTo(nats.hostname, Number(nats.port || 4222)))) {
+  if (!(await canConnect(nats.hostname, Number(nats.port || 4222), 2_000))) {
     program.error(`NATS_URL=${env.NATS_URL}: nothing answers on ${nats.hostname}:${nats.port || 4222}`);
   }
   const client = new pg.Client({ connectionString: env.DATABASE_URL, connectionTimeoutMillis: 5_000 });

@@ -5,7 +5,7 @@
  */
 export { TestingError, WaitTimeoutError, ServerUnavailableError, ServerProcessError } from './errors.js';
 export { testNamespace } from './namespace.js';
-export { freePort } from './ports.js';
+export { canConnect, freePort } from './ports.js';
 export { waitFor, type WaitForOptions } from './wait.js';
 export { natsUrl, databaseUrl } from './urls.js';
 export {

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { baseEnvSchema, ConfigError, loadConfig } from '@hearth/config';
 
 /** How long a cleanup step may take before a benchmark gives up on it and exits. */
 export const CLEANUP_TIMEOUT_MS = 30_000;
@@ -33,5 +34,30 @@ export async function withTimeout(what: string, work: Promise<unknown>): Promise
     log(`cleanup: ${what} failed: ${err instanceof Error ? err.message : String(err)}`);
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/** The servers a benchmark or evaluation runs against. */
+export interface ServerEnv {
+  NATS_URL: string;
+  DATABASE_URL: string;
+}
+
+/**
+ * NATS_URL and DATABASE_URL, both required (no default NATS, no embedded PGlite).
+ * A missing or bad one goes to `fail` with the config error's message and `hint`.
+ */
+export function requiredServerEnv(fail: (message: string) => never, hint: string, env: NodeJS.ProcessEnv = process.env): ServerEnv {
+  try {
+    return loadConfig(
+      baseEnvSchema.pick({ NATS_URL: true, DATABASE_URL: true }).extend({
+        NATS_URL: baseEnvSchema.shape.NATS_URL.unwrap(),
+        DATABASE_URL: baseEnvSchema.shape.DATABASE_URL.unwrap(),
+      }),
+      env,
+    );
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    return fail(`${err.message}\n${hint}`);
   }
 }
