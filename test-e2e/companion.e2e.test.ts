@@ -23,6 +23,20 @@ async function settled(get: () => Promise<Reply>, done: (r: Reply) => boolean): 
   return r;
 }
 
+/** A new user through onboarding, once the persona is assigned (a moment after the answers). */
+async function onboard(anon: HearthClient, answers: Partial<typeof ANSWERS> = {}): Promise<HearthClient> {
+  const me = await anon.as();
+  expect((await me.call('POST', '/v1/me')).status).toBe(200);
+  const r = await me.call('PUT', '/v1/me/onboarding', { ...ANSWERS, ...answers });
+  expect(r.status).toBe(200);
+  const profile = await settled(
+    () => me.call('GET', '/v1/me'),
+    (x) => x.body.persona !== null,
+  );
+  expect(profile.body.persona).not.toBeNull();
+  return me;
+}
+
 // The spec's measures, written out again here so the test does not grade the
 // orchestrator with its own code.
 function emojiCount(text: string): number {
@@ -58,19 +72,7 @@ describe('the companion through the HTTP API on the virtual clock (scripts/start
     expect(await hearth?.stop()).toEqual([0]);
   });
 
-  async function onboarded(answers: Partial<typeof ANSWERS> = {}): Promise<HearthClient> {
-    const me = await anon.as();
-    expect((await me.call('POST', '/v1/me')).status).toBe(200);
-    const r = await me.call('PUT', '/v1/me/onboarding', { ...ANSWERS, ...answers });
-    expect(r.status).toBe(200);
-    // The persona is assigned a moment after the answers.
-    const profile = await settled(
-      () => me.call('GET', '/v1/me'),
-      (x) => x.body.persona !== null,
-    );
-    expect(profile.body.persona).not.toBeNull();
-    return me;
-  }
+  const onboarded = (answers: Partial<typeof ANSWERS> = {}) => onboard(anon, answers);
 
   async function advance(seconds: number): Promise<void> {
     expect((await anon.call('POST', '/v1/dev/clock', { advance_seconds: seconds })).status).toBe(200);
@@ -250,13 +252,7 @@ describe('the companion with an LLM endpoint configured (a local OpenAI-compatib
 
   it('says at start which provider answers, replies through the LLM, and records every exchange', async () => {
     expect(hearth.output()).toContain('replies come from the configured LLM endpoint');
-    const me = await anon.as();
-    await me.call('POST', '/v1/me');
-    await me.call('PUT', '/v1/me/onboarding', ANSWERS);
-    await settled(
-      () => me.call('GET', '/v1/me'),
-      (x) => x.body.persona !== null,
-    );
+    const me = await onboard(anon);
     const reply = await me.say(randomUUID(), 'hello, it was a calm day');
     expect(reply.status).toBe(200);
     const admin = await anon.as({ admin: true });
@@ -271,13 +267,7 @@ describe('the companion with an LLM endpoint configured (a local OpenAI-compatib
   });
 
   it('still answers, with the safe fallback, when the LLM is down', async () => {
-    const me = await anon.as();
-    await me.call('POST', '/v1/me');
-    await me.call('PUT', '/v1/me/onboarding', ANSWERS);
-    await settled(
-      () => me.call('GET', '/v1/me'),
-      (x) => x.body.persona !== null,
-    );
+    const me = await onboard(anon);
     failing = true;
     try {
       const reply = await me.say(randomUUID(), 'are you there?');
