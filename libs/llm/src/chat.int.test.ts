@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   LlmError,
   createChatClient,
+  createEmbeddingClient,
   startLlmStub,
   type ChatMessage,
   type LlmChatConfig,
@@ -297,5 +298,32 @@ describe('createChatClient against a local OpenAI-compatible server', () => {
     expect(entries.filter((e) => e.component === 'openai').length).toBeGreaterThanOrEqual(2);
     expect(entries.every((e) => ['debug', 'warn'].includes(e.level))).toBe(true);
     expect(lines.join('\n')).not.toMatch(/Lisbon|Hearth\.|Ana/);
+  });
+});
+
+describe('createEmbeddingClient', () => {
+  it('asks the endpoint once for a batch and returns the vectors in input order', async () => {
+    // given
+    const client = createEmbeddingClient({ baseUrl: stub.url, apiKey: null, model: 'embed-test', timeoutMs: 2_000, maxRetries: 0 });
+
+    // when
+    const vectors = await client.embed(['current city: busan', 'likes food: sushi']);
+
+    // then
+    expect(stub.requests).toHaveLength(1);
+    expect(stub.requests[0]!.path).toBe('/v1/embeddings');
+    expect(stub.requests[0]!.body).toMatchObject({ model: 'embed-test', input: ['current city: busan', 'likes food: sushi'] });
+    expect(vectors).toHaveLength(2);
+    expect(vectors[0]).toHaveLength(32);
+    expect(vectors[0]).not.toEqual(vectors[1]);
+    expect(client.model).toBe('embed-test');
+  });
+
+  it('fails with an LlmError when the endpoint is down', async () => {
+    // given
+    const client = createEmbeddingClient({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: null, model: 'm', timeoutMs: 500, maxRetries: 0 });
+
+    // when / then
+    await expect(client.embed(['x'])).rejects.toBeInstanceOf(LlmError);
   });
 });

@@ -6,7 +6,7 @@ import { LlmError } from './errors.js';
 import type { ChatMessage, LlmExchange } from './types.js';
 
 /** Sent as the bearer token when the configuration has no API key (local servers). */
-const NO_API_KEY = 'not-needed';
+export const NO_API_KEY = 'not-needed';
 /** HTTP statuses worth trying again later; the client already retried them. */
 const PASSING_STATUSES = new Set([408, 409, 429]);
 /** Longest reason quoted back to the model in the repair prompt. */
@@ -212,14 +212,14 @@ function shorten(reason: string): string {
   return reason.length <= MAX_REASON_CHARS ? reason : `${reason.slice(0, MAX_REASON_CHARS - 1)}…`;
 }
 
-interface Failure {
+export interface Failure {
   code: 'LLM_TIMEOUT' | 'LLM_UNAVAILABLE' | 'LLM_HTTP_ERROR';
   message: string;
   retryable: boolean;
   status?: number;
 }
 
-function describeFailure(err: unknown, timeoutMs: number): Failure {
+export function describeFailure(err: unknown, timeoutMs: number): Failure {
   // Subclass first: a timeout is also an APIConnectionError, which is also an APIError.
   if (err instanceof APIConnectionTimeoutError) {
     return { code: 'LLM_TIMEOUT', message: `no reply within ${timeoutMs} ms`, retryable: true };
@@ -256,7 +256,7 @@ function withEarlierExchanges(err: LlmError, earlier: readonly LlmExchange[]): L
  * realm (as under jest's VM modules), and every timeout would read as a connection
  * error; so an abort is re-thrown as an Error of this realm.
  */
-function realmSafeFetch(inner: typeof fetch): typeof fetch {
+export function realmSafeFetch(inner: typeof fetch): typeof fetch {
   return async (input, init) => {
     try {
       return await inner(input, init);
@@ -275,7 +275,7 @@ function isAbortError(err: unknown): boolean {
   return typeof err === 'object' && err !== null && 'name' in err && err.name === 'AbortError';
 }
 
-function clientLogger(logger: Logger) {
+export function clientLogger(logger: Logger) {
   return {
     error: (message: string) => logger.warn({ component: 'openai' }, message),
     warn: (message: string) => logger.warn({ component: 'openai' }, message),

@@ -81,6 +81,8 @@ export interface LlmConfig {
   /** `null` when `LLM_BASE_URL` is unset: no LLM, use the offline provider. */
   readonly chat: LlmChatConfig | null;
   readonly embeddingModel: string;
+  /** The embeddings endpoint (the same server as chat); `null` when `LLM_BASE_URL` is unset: embed locally. */
+  readonly embeddings: (Omit<LlmChatConfig, 'temperature'>) | null;
 }
 
 /** Shapes already parsed LLM variables (e.g. from a service's extended schema). */
@@ -96,7 +98,8 @@ export function toLlmConfig(env: Readonly<LlmEnv>): LlmConfig {
           maxRetries: env.LLM_MAX_RETRIES,
           temperature: env.LLM_TEMPERATURE,
         });
-  return Object.freeze({ chat, embeddingModel: env.LLM_EMBEDDING_MODEL });
+  const embeddings = chat === null ? null : Object.freeze({ baseUrl: chat.baseUrl, apiKey: chat.apiKey, model: env.LLM_EMBEDDING_MODEL, timeoutMs: chat.timeoutMs, maxRetries: chat.maxRetries });
+  return Object.freeze({ chat, embeddingModel: env.LLM_EMBEDDING_MODEL, embeddings });
 }
 
 /**

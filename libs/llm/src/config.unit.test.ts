@@ -15,7 +15,7 @@ describe('loadLlmConfig', () => {
   it('has no chat model when LLM_BASE_URL is unset, whatever else is set', () => {
     const config = loadLlmConfig({ LLM_API_KEY: 'sk-test', LLM_CHAT_MODEL: 'm', LLM_BASE_URL: '' });
 
-    expect(config).toEqual({ chat: null, embeddingModel: 'text-embedding-3-small' });
+    expect(config).toEqual({ chat: null, embeddingModel: 'text-embedding-3-small', embeddings: null });
     expect(Object.isFrozen(config)).toBe(true);
   });
 
@@ -53,6 +53,13 @@ describe('loadLlmConfig', () => {
         temperature: 0.2,
       },
       embeddingModel: 'text-embedding-3-large',
+      embeddings: {
+        baseUrl: 'https://api.openai.com/v1',
+        apiKey: 'sk-test',
+        model: 'text-embedding-3-large',
+        timeoutMs: 5_000,
+        maxRetries: 0,
+      },
     });
     expect(Object.isFrozen(config.chat)).toBe(true);
   });

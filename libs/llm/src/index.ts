@@ -18,3 +18,4 @@ export {
   type StubRequest,
 } from './stub-server.js';
 export type { ChatMessage, LlmExchange } from './types.js';
+export { cosine, createEmbeddingClient, createLocalEmbedder, type Embedder, type EmbeddingClientConfig } from './embeddings.js';

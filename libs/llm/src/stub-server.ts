@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createLocalEmbedder } from './embeddings.js';
 
 /**
  * What the stub answers: a completion with this content, an HTTP error (with optional
@@ -40,11 +41,14 @@ export interface LlmStub {
 }
 
 const CHAT_COMPLETIONS = '/v1/chat/completions';
+const EMBEDDINGS = '/v1/embeddings';
+const stubEmbedder = createLocalEmbedder({ dimensions: 32, model: 'stub-embedding' });
 const DEFAULT_HANDLER: StubHandler = () => ({ content: '{"text":"stub reply"}' });
 
 /**
  * A local OpenAI-compatible server on 127.0.0.1 (OS-picked port) for tests: it answers
- * `POST /v1/chat/completions` from `handler` and records every request.
+ * `POST /v1/chat/completions` from `handler`, `POST /v1/embeddings` with
+ * deterministic 32-dimension vectors, and records every request.
  * @param handler @default a reply of `{"text":"stub reply"}`
  */
 export async function startLlmStub(handler: StubHandler = DEFAULT_HANDLER): Promise<LlmStub> {
@@ -73,6 +77,19 @@ export async function startLlmStub(handler: StubHandler = DEFAULT_HANDLER): Prom
     }
     requests.push({ path, body, headers: req.headers });
 
+    if (req.method === 'POST' && path === EMBEDDINGS) {
+      // Deterministic vectors, so tests of an embeddings endpoint need no real model.
+      const input: unknown = isRecord(body) ? body.input : undefined;
+      const texts = Array.isArray(input) ? input.map(String) : [String(input ?? '')];
+      const vectors = await stubEmbedder.embed(texts);
+      sendJson(res, 200, {
+        object: 'list',
+        model: isRecord(body) && typeof body.model === 'string' ? body.model : 'stub',
+        data: vectors.map((embedding, index) => ({ object: 'embedding', index, embedding })),
+        usage: { prompt_tokens: 0, total_tokens: 0 },
+      });
+      return;
+    }
     if (req.method !== 'POST' || path !== CHAT_COMPLETIONS) {
       sendJson(res, 404, errorBody(`no route for ${req.method ?? '?'} ${path}`, 'not_found'));
       return;
