@@ -1,22 +1,28 @@
 import { eventType } from '@hearth/bus';
-import { ingress, orchestrator, router } from '@hearth/proto';
+import { ingress, memory, orchestrator, router } from '@hearth/proto';
 
 /** The typed catalogue of Hearth events: protobuf name and codec of each. */
 export const Events = {
   UserCreated: eventType('hearth.ingress.v1.UserCreated', ingress.UserCreated),
   OnboardingAnswered: eventType('hearth.ingress.v1.OnboardingAnswered', ingress.OnboardingAnswered),
   TurnReceived: eventType('hearth.ingress.v1.TurnReceived', ingress.TurnReceived),
+  ControlsUpdated: eventType('hearth.ingress.v1.ControlsUpdated', ingress.ControlsUpdated),
   TurnRouted: eventType('hearth.router.v1.TurnRouted', router.TurnRouted),
   PersonaAssigned: eventType('hearth.orchestrator.v1.PersonaAssigned', orchestrator.PersonaAssigned),
   TurnCompleted: eventType('hearth.orchestrator.v1.TurnCompleted', orchestrator.TurnCompleted),
   ChatRefused: eventType('hearth.orchestrator.v1.ChatRefused', orchestrator.ChatRefused),
   RelationshipUpdated: eventType('hearth.orchestrator.v1.RelationshipUpdated', orchestrator.RelationshipUpdated),
+  MemoryRecorded: eventType('hearth.memory.v1.MemoryRecorded', memory.MemoryRecorded),
+  MemoryConfirmed: eventType('hearth.memory.v1.MemoryConfirmed', memory.MemoryConfirmed),
+  MemoriesInvalidated: eventType('hearth.memory.v1.MemoriesInvalidated', memory.MemoriesInvalidated),
+  TurnMemoryWritten: eventType('hearth.memory.v1.TurnMemoryWritten', memory.TurnMemoryWritten),
 } as const;
 
 export type UserCreated = ingress.UserCreated;
 export type OnboardingAnswered = ingress.OnboardingAnswered;
 export type OnboardingAnswers = ingress.OnboardingAnswers;
 export type TurnReceived = ingress.TurnReceived;
+export type ControlsUpdated = ingress.ControlsUpdated;
 export type TurnRouted = router.TurnRouted;
 export type RoutingDecision = router.RoutingDecision;
 export type TopicMatch = router.TopicMatch;
@@ -29,6 +35,10 @@ export type RelationshipUpdated = orchestrator.RelationshipUpdated;
 export type RelationshipState = orchestrator.RelationshipState;
 export type ResponsePlan = orchestrator.ResponsePlan;
 export type GateVerdict = orchestrator.GateVerdict;
+export type MemoryRecorded = memory.MemoryRecorded;
+export type MemoryConfirmed = memory.MemoryConfirmed;
+export type MemoriesInvalidated = memory.MemoriesInvalidated;
+export type TurnMemoryWritten = memory.TurnMemoryWritten;
 
 export { deriveId } from './ids.js';
 export { styleParamsToJson, styleParamsFromJson } from './style.js';

@@ -2,7 +2,7 @@ export * as common from './gen/hearth/common/v1/envelope.js';
 export * as ingress from './gen/hearth/ingress/v1/events.js';
 export * as router from './gen/hearth/router/v1/events.js';
 export * as orchestrator from './orchestrator.js';
-export * as memory from './gen/hearth/memory/v1/queries.js';
+export * as memory from './memory.js';
 export {
   eventCodecs,
   isEventTypeName,

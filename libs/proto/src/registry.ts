@@ -1,4 +1,5 @@
 import * as ingressEvents from './gen/hearth/ingress/v1/events.js';
+import * as memoryEvents from './gen/hearth/memory/v1/events.js';
 import * as orchestratorEvents from './gen/hearth/orchestrator/v1/events.js';
 import * as routerEvents from './gen/hearth/router/v1/events.js';
 import type { MessageFns } from './gen/hearth/common/v1/envelope.js';
@@ -47,7 +48,8 @@ function collect<M extends { protobufPackage: string }>(mod: M): CodecsOf<M> {
  */
 export type EventCodecs = CodecsOf<typeof ingressEvents> &
   CodecsOf<typeof routerEvents> &
-  CodecsOf<typeof orchestratorEvents>;
+  CodecsOf<typeof orchestratorEvents> &
+  CodecsOf<typeof memoryEvents>;
 
 /** A fully-qualified event type name, e.g. `"hearth.ingress.v1.TurnReceived"`. */
 export type EventTypeName = keyof EventCodecs;
@@ -62,6 +64,7 @@ export const eventCodecs: Readonly<EventCodecs> = Object.freeze({
   ...collect(ingressEvents),
   ...collect(routerEvents),
   ...collect(orchestratorEvents),
+  ...collect(memoryEvents),
 });
 
 const namesByCodec = new Map<unknown, EventTypeName>(

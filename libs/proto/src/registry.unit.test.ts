@@ -36,10 +36,16 @@ describe('eventCodecs', () => {
   it('holds every message of the *events.proto files under its fully-qualified name', () => {
     expect(Object.keys(eventCodecs).sort()).toEqual(
       [
+        'hearth.ingress.v1.ControlsUpdated',
         'hearth.ingress.v1.OnboardingAnswered',
         'hearth.ingress.v1.OnboardingAnswers',
         'hearth.ingress.v1.TurnReceived',
         'hearth.ingress.v1.UserCreated',
+        'hearth.memory.v1.Candidate',
+        'hearth.memory.v1.MemoriesInvalidated',
+        'hearth.memory.v1.MemoryConfirmed',
+        'hearth.memory.v1.MemoryRecorded',
+        'hearth.memory.v1.TurnMemoryWritten',
         'hearth.orchestrator.v1.ChatMessage',
         'hearth.orchestrator.v1.ChatRefused',
         'hearth.orchestrator.v1.DeltaPart',

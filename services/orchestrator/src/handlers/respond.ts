@@ -275,6 +275,7 @@ async function runRecipe(deps: RespondDeps, event: StoredEvent, routed: TurnRout
   const completed: RecipeResult['completed'] = {
     messageId: routed.messageId,
     conversationId: routed.conversationId,
+    aiFriendId: profile?.ai_friend_id ?? routed.aiFriendId,
     routing,
     assistantText: composed.text,
     surfacedMemoryIds: composed.surfacedMemoryIds,

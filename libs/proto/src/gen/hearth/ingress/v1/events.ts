@@ -6,6 +6,7 @@
 
 /* eslint-disable */
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { Timestamp } from "../../../google/protobuf/timestamp.js";
 
 export const protobufPackage = "hearth.ingress.v1";
 
@@ -63,6 +64,21 @@ export interface TurnReceived {
    * §4.1.2 re-check found missing (answer field names, or "persona").
    */
   missingOnboarding: string[];
+}
+
+/** ControlsUpdated: the user's controls (turn-pipeline §2.7) after a change, whole. */
+export interface ControlsUpdated {
+  proactiveMessagesEnabled: boolean;
+  /** Unset: not muted. */
+  muteUntil:
+    | Date
+    | undefined;
+  /** TopicIDs (§2.8). */
+  suppressedTopics: string[];
+  /** api | correction ("don't bring this topic up again", routed from memory) */
+  via: string;
+  /** The user message or memory event that asked, when via = correction. */
+  requestId: string;
 }
 
 function createBaseUserCreated(): UserCreated {
@@ -707,6 +723,155 @@ export const TurnReceived: MessageFns<TurnReceived> = {
   },
 };
 
+function createBaseControlsUpdated(): ControlsUpdated {
+  return { proactiveMessagesEnabled: false, muteUntil: undefined, suppressedTopics: [], via: "", requestId: "" };
+}
+
+export const ControlsUpdated: MessageFns<ControlsUpdated> = {
+  encode(message: ControlsUpdated, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.proactiveMessagesEnabled !== false) {
+      writer.uint32(8).bool(message.proactiveMessagesEnabled);
+    }
+    if (message.muteUntil !== undefined) {
+      Timestamp.encode(toTimestamp(message.muteUntil), writer.uint32(18).fork()).join();
+    }
+    for (const v of message.suppressedTopics) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.via !== "") {
+      writer.uint32(34).string(message.via);
+    }
+    if (message.requestId !== "") {
+      writer.uint32(42).string(message.requestId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ControlsUpdated {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseControlsUpdated();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.proactiveMessagesEnabled = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.muteUntil = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.suppressedTopics.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.via = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.requestId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ControlsUpdated {
+    return {
+      proactiveMessagesEnabled: isSet(object.proactiveMessagesEnabled)
+        ? globalThis.Boolean(object.proactiveMessagesEnabled)
+        : isSet(object.proactive_messages_enabled)
+        ? globalThis.Boolean(object.proactive_messages_enabled)
+        : false,
+      muteUntil: isSet(object.muteUntil)
+        ? fromJsonTimestamp(object.muteUntil)
+        : isSet(object.mute_until)
+        ? fromJsonTimestamp(object.mute_until)
+        : undefined,
+      suppressedTopics: globalThis.Array.isArray(object?.suppressedTopics)
+        ? object.suppressedTopics.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.suppressed_topics)
+        ? object.suppressed_topics.map((e: any) => globalThis.String(e))
+        : [],
+      via: isSet(object.via) ? globalThis.String(object.via) : "",
+      requestId: isSet(object.requestId)
+        ? globalThis.String(object.requestId)
+        : isSet(object.request_id)
+        ? globalThis.String(object.request_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ControlsUpdated): unknown {
+    const obj: any = {};
+    if (message.proactiveMessagesEnabled !== undefined) {
+      obj.proactiveMessagesEnabled = message.proactiveMessagesEnabled;
+    }
+    if (message.muteUntil !== undefined) {
+      obj.muteUntil = message.muteUntil.toISOString();
+    }
+    if (message.suppressedTopics?.length) {
+      obj.suppressedTopics = message.suppressedTopics;
+    }
+    if (message.via !== undefined) {
+      obj.via = message.via;
+    }
+    if (message.requestId !== undefined) {
+      obj.requestId = message.requestId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ControlsUpdated>): ControlsUpdated {
+    return ControlsUpdated.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ControlsUpdated>): ControlsUpdated {
+    const message = createBaseControlsUpdated();
+    message.proactiveMessagesEnabled = object.proactiveMessagesEnabled ?? false;
+    message.muteUntil = object.muteUntil ?? undefined;
+    message.suppressedTopics = object.suppressedTopics?.map((e) => e) || [];
+    message.via = object.via ?? "";
+    message.requestId = object.requestId ?? "";
+    return message;
+  },
+};
+
 type Builtin = Date | Function | Uint8Array | string | number | boolean | bigint | undefined;
 
 export type DeepPartial<T> = T extends bigint ? string | number | bigint
@@ -714,6 +879,28 @@ export type DeepPartial<T> = T extends bigint ? string | number | bigint
   : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
   : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
   : Partial<T>;
+
+function toTimestamp(date: Date): Timestamp {
+  const seconds = BigInt(Math.trunc(date.getTime() / 1_000));
+  const nanos = (date.getTime() % 1_000) * 1_000_000;
+  return { seconds, nanos };
+}
+
+function fromTimestamp(t: Timestamp): Date {
+  let millis = (globalThis.Number(t.seconds.toString()) || 0) * 1_000;
+  millis += (t.nanos || 0) / 1_000_000;
+  return new globalThis.Date(millis);
+}
+
+function fromJsonTimestamp(o: any): Date {
+  if (o instanceof globalThis.Date) {
+    return o;
+  } else if (typeof o === "string") {
+    return new globalThis.Date(o);
+  } else {
+    return fromTimestamp(Timestamp.fromJSON(o));
+  }
+}
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

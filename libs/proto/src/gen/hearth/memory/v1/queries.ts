@@ -58,6 +58,51 @@ export interface MemoriesResponse {
   memories: MemorySnippet[];
 }
 
+/** ListMemoriesRequest: GET /v1/me/memories (API.md), the user's own records. */
+export interface ListMemoriesRequest {
+  userId: string;
+  /** false: ACTIVE only; true: SUPERSEDED and INVALID too. */
+  all: boolean;
+}
+
+/** MemoryRecord: one record as the API shows it. */
+export interface MemoryRecord {
+  memoryId: string;
+  type: string;
+  memoryKey: string;
+  memoryValue: string;
+  confidence: number;
+  /** ACTIVE | SUPERSEDED | INVALID */
+  status: string;
+  /** The memory's reliability (uncertainty-engine); confidence until that service rates it. */
+  reliability: number;
+  sourceMessageIds: string[];
+  createdAt: Date | undefined;
+  lastConfirmedAt: Date | undefined;
+  supersededBy: string;
+  aiFriendId: string;
+  topicIds: string[];
+}
+
+export interface ListMemoriesResponse {
+  memories: MemoryRecord[];
+}
+
+/** InvalidateMemoryRequest: DELETE /v1/me/memories/{id}, as "forget that" (§12.4). */
+export interface InvalidateMemoryRequest {
+  userId: string;
+  memoryId: string;
+}
+
+/**
+ * InvalidateMemoryResponse: `found` is false when the memory is not the user's
+ * (or does not exist): the caller answers 404 and nothing changed.
+ */
+export interface InvalidateMemoryResponse {
+  found: boolean;
+  memory: MemoryRecord | undefined;
+}
+
 function createBaseMemorySnippet(): MemorySnippet {
   return {
     memoryId: "",
@@ -618,6 +663,657 @@ export const MemoriesResponse: MessageFns<MemoriesResponse> = {
   fromPartial(object: DeepPartial<MemoriesResponse>): MemoriesResponse {
     const message = createBaseMemoriesResponse();
     message.memories = object.memories?.map((e) => MemorySnippet.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseListMemoriesRequest(): ListMemoriesRequest {
+  return { userId: "", all: false };
+}
+
+export const ListMemoriesRequest: MessageFns<ListMemoriesRequest> = {
+  encode(message: ListMemoriesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.all !== false) {
+      writer.uint32(16).bool(message.all);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListMemoriesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListMemoriesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.all = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListMemoriesRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      all: isSet(object.all) ? globalThis.Boolean(object.all) : false,
+    };
+  },
+
+  toJSON(message: ListMemoriesRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== undefined) {
+      obj.userId = message.userId;
+    }
+    if (message.all !== undefined) {
+      obj.all = message.all;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListMemoriesRequest>): ListMemoriesRequest {
+    return ListMemoriesRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListMemoriesRequest>): ListMemoriesRequest {
+    const message = createBaseListMemoriesRequest();
+    message.userId = object.userId ?? "";
+    message.all = object.all ?? false;
+    return message;
+  },
+};
+
+function createBaseMemoryRecord(): MemoryRecord {
+  return {
+    memoryId: "",
+    type: "",
+    memoryKey: "",
+    memoryValue: "",
+    confidence: 0,
+    status: "",
+    reliability: 0,
+    sourceMessageIds: [],
+    createdAt: undefined,
+    lastConfirmedAt: undefined,
+    supersededBy: "",
+    aiFriendId: "",
+    topicIds: [],
+  };
+}
+
+export const MemoryRecord: MessageFns<MemoryRecord> = {
+  encode(message: MemoryRecord, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.memoryId !== "") {
+      writer.uint32(10).string(message.memoryId);
+    }
+    if (message.type !== "") {
+      writer.uint32(18).string(message.type);
+    }
+    if (message.memoryKey !== "") {
+      writer.uint32(26).string(message.memoryKey);
+    }
+    if (message.memoryValue !== "") {
+      writer.uint32(34).string(message.memoryValue);
+    }
+    if (message.confidence !== 0) {
+      writer.uint32(41).double(message.confidence);
+    }
+    if (message.status !== "") {
+      writer.uint32(50).string(message.status);
+    }
+    if (message.reliability !== 0) {
+      writer.uint32(57).double(message.reliability);
+    }
+    for (const v of message.sourceMessageIds) {
+      writer.uint32(66).string(v!);
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(74).fork()).join();
+    }
+    if (message.lastConfirmedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.lastConfirmedAt), writer.uint32(82).fork()).join();
+    }
+    if (message.supersededBy !== "") {
+      writer.uint32(90).string(message.supersededBy);
+    }
+    if (message.aiFriendId !== "") {
+      writer.uint32(98).string(message.aiFriendId);
+    }
+    for (const v of message.topicIds) {
+      writer.uint32(106).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MemoryRecord {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMemoryRecord();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.memoryId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.memoryKey = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.memoryValue = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 41) {
+              break;
+            }
+
+            message.confidence = reader.double();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 57) {
+              break;
+            }
+
+            message.reliability = reader.double();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.sourceMessageIds.push(reader.string());
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.lastConfirmedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.supersededBy = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.aiFriendId = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.topicIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MemoryRecord {
+    return {
+      memoryId: isSet(object.memoryId)
+        ? globalThis.String(object.memoryId)
+        : isSet(object.memory_id)
+        ? globalThis.String(object.memory_id)
+        : "",
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      memoryKey: isSet(object.memoryKey)
+        ? globalThis.String(object.memoryKey)
+        : isSet(object.memory_key)
+        ? globalThis.String(object.memory_key)
+        : "",
+      memoryValue: isSet(object.memoryValue)
+        ? globalThis.String(object.memoryValue)
+        : isSet(object.memory_value)
+        ? globalThis.String(object.memory_value)
+        : "",
+      confidence: isSet(object.confidence) ? globalThis.Number(object.confidence) : 0,
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      reliability: isSet(object.reliability) ? globalThis.Number(object.reliability) : 0,
+      sourceMessageIds: globalThis.Array.isArray(object?.sourceMessageIds)
+        ? object.sourceMessageIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.source_message_ids)
+        ? object.source_message_ids.map((e: any) => globalThis.String(e))
+        : [],
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+        ? fromJsonTimestamp(object.created_at)
+        : undefined,
+      lastConfirmedAt: isSet(object.lastConfirmedAt)
+        ? fromJsonTimestamp(object.lastConfirmedAt)
+        : isSet(object.last_confirmed_at)
+        ? fromJsonTimestamp(object.last_confirmed_at)
+        : undefined,
+      supersededBy: isSet(object.supersededBy)
+        ? globalThis.String(object.supersededBy)
+        : isSet(object.superseded_by)
+        ? globalThis.String(object.superseded_by)
+        : "",
+      aiFriendId: isSet(object.aiFriendId)
+        ? globalThis.String(object.aiFriendId)
+        : isSet(object.ai_friend_id)
+        ? globalThis.String(object.ai_friend_id)
+        : "",
+      topicIds: globalThis.Array.isArray(object?.topicIds)
+        ? object.topicIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.topic_ids)
+        ? object.topic_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: MemoryRecord): unknown {
+    const obj: any = {};
+    if (message.memoryId !== undefined) {
+      obj.memoryId = message.memoryId;
+    }
+    if (message.type !== undefined) {
+      obj.type = message.type;
+    }
+    if (message.memoryKey !== undefined) {
+      obj.memoryKey = message.memoryKey;
+    }
+    if (message.memoryValue !== undefined) {
+      obj.memoryValue = message.memoryValue;
+    }
+    if (message.confidence !== undefined) {
+      obj.confidence = floatToJson(message.confidence);
+    }
+    if (message.status !== undefined) {
+      obj.status = message.status;
+    }
+    if (message.reliability !== undefined) {
+      obj.reliability = floatToJson(message.reliability);
+    }
+    if (message.sourceMessageIds?.length) {
+      obj.sourceMessageIds = message.sourceMessageIds;
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    if (message.lastConfirmedAt !== undefined) {
+      obj.lastConfirmedAt = message.lastConfirmedAt.toISOString();
+    }
+    if (message.supersededBy !== undefined) {
+      obj.supersededBy = message.supersededBy;
+    }
+    if (message.aiFriendId !== undefined) {
+      obj.aiFriendId = message.aiFriendId;
+    }
+    if (message.topicIds?.length) {
+      obj.topicIds = message.topicIds;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<MemoryRecord>): MemoryRecord {
+    return MemoryRecord.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<MemoryRecord>): MemoryRecord {
+    const message = createBaseMemoryRecord();
+    message.memoryId = object.memoryId ?? "";
+    message.type = object.type ?? "";
+    message.memoryKey = object.memoryKey ?? "";
+    message.memoryValue = object.memoryValue ?? "";
+    message.confidence = object.confidence ?? 0;
+    message.status = object.status ?? "";
+    message.reliability = object.reliability ?? 0;
+    message.sourceMessageIds = object.sourceMessageIds?.map((e) => e) || [];
+    message.createdAt = object.createdAt ?? undefined;
+    message.lastConfirmedAt = object.lastConfirmedAt ?? undefined;
+    message.supersededBy = object.supersededBy ?? "";
+    message.aiFriendId = object.aiFriendId ?? "";
+    message.topicIds = object.topicIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseListMemoriesResponse(): ListMemoriesResponse {
+  return { memories: [] };
+}
+
+export const ListMemoriesResponse: MessageFns<ListMemoriesResponse> = {
+  encode(message: ListMemoriesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.memories) {
+      MemoryRecord.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListMemoriesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListMemoriesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.memories.push(MemoryRecord.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListMemoriesResponse {
+    return {
+      memories: globalThis.Array.isArray(object?.memories)
+        ? object.memories.map((e: any) => MemoryRecord.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListMemoriesResponse): unknown {
+    const obj: any = {};
+    if (message.memories?.length) {
+      obj.memories = message.memories.map((e) => MemoryRecord.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListMemoriesResponse>): ListMemoriesResponse {
+    return ListMemoriesResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListMemoriesResponse>): ListMemoriesResponse {
+    const message = createBaseListMemoriesResponse();
+    message.memories = object.memories?.map((e) => MemoryRecord.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseInvalidateMemoryRequest(): InvalidateMemoryRequest {
+  return { userId: "", memoryId: "" };
+}
+
+export const InvalidateMemoryRequest: MessageFns<InvalidateMemoryRequest> = {
+  encode(message: InvalidateMemoryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.memoryId !== "") {
+      writer.uint32(18).string(message.memoryId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): InvalidateMemoryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseInvalidateMemoryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.memoryId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): InvalidateMemoryRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      memoryId: isSet(object.memoryId)
+        ? globalThis.String(object.memoryId)
+        : isSet(object.memory_id)
+        ? globalThis.String(object.memory_id)
+        : "",
+    };
+  },
+
+  toJSON(message: InvalidateMemoryRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== undefined) {
+      obj.userId = message.userId;
+    }
+    if (message.memoryId !== undefined) {
+      obj.memoryId = message.memoryId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<InvalidateMemoryRequest>): InvalidateMemoryRequest {
+    return InvalidateMemoryRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<InvalidateMemoryRequest>): InvalidateMemoryRequest {
+    const message = createBaseInvalidateMemoryRequest();
+    message.userId = object.userId ?? "";
+    message.memoryId = object.memoryId ?? "";
+    return message;
+  },
+};
+
+function createBaseInvalidateMemoryResponse(): InvalidateMemoryResponse {
+  return { found: false, memory: undefined };
+}
+
+export const InvalidateMemoryResponse: MessageFns<InvalidateMemoryResponse> = {
+  encode(message: InvalidateMemoryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.found !== false) {
+      writer.uint32(8).bool(message.found);
+    }
+    if (message.memory !== undefined) {
+      MemoryRecord.encode(message.memory, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): InvalidateMemoryResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseInvalidateMemoryResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.found = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.memory = MemoryRecord.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): InvalidateMemoryResponse {
+    return {
+      found: isSet(object.found) ? globalThis.Boolean(object.found) : false,
+      memory: isSet(object.memory) ? MemoryRecord.fromJSON(object.memory) : undefined,
+    };
+  },
+
+  toJSON(message: InvalidateMemoryResponse): unknown {
+    const obj: any = {};
+    if (message.found !== undefined) {
+      obj.found = message.found;
+    }
+    if (message.memory !== undefined) {
+      obj.memory = MemoryRecord.toJSON(message.memory);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<InvalidateMemoryResponse>): InvalidateMemoryResponse {
+    return InvalidateMemoryResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<InvalidateMemoryResponse>): InvalidateMemoryResponse {
+    const message = createBaseInvalidateMemoryResponse();
+    message.found = object.found ?? false;
+    message.memory = (object.memory !== undefined && object.memory !== null)
+      ? MemoryRecord.fromPartial(object.memory)
+      : undefined;
     return message;
   },
 };

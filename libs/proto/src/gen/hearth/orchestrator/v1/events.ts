@@ -211,6 +211,8 @@ export interface TurnCompleted {
    * orchestrator's own log holds the conversation its prompts quote.
    */
   userText: string;
+  /** The companion the turn was with, so write-backs file memories under it. */
+  aiFriendId: string;
 }
 
 /**
@@ -2520,6 +2522,7 @@ function createBaseTurnCompleted(): TurnCompleted {
     openerNorm: "",
     relationshipStage: "",
     userText: "",
+    aiFriendId: "",
   };
 }
 
@@ -2575,6 +2578,9 @@ export const TurnCompleted: MessageFns<TurnCompleted> = {
     }
     if (message.userText !== "") {
       writer.uint32(138).string(message.userText);
+    }
+    if (message.aiFriendId !== "") {
+      writer.uint32(146).string(message.aiFriendId);
     }
     return writer;
   },
@@ -2728,6 +2734,14 @@ export const TurnCompleted: MessageFns<TurnCompleted> = {
             message.userText = reader.string();
             continue;
           }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.aiFriendId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2795,6 +2809,11 @@ export const TurnCompleted: MessageFns<TurnCompleted> = {
         : isSet(object.user_text)
         ? globalThis.String(object.user_text)
         : "",
+      aiFriendId: isSet(object.aiFriendId)
+        ? globalThis.String(object.aiFriendId)
+        : isSet(object.ai_friend_id)
+        ? globalThis.String(object.ai_friend_id)
+        : "",
     };
   },
 
@@ -2851,6 +2870,9 @@ export const TurnCompleted: MessageFns<TurnCompleted> = {
     if (message.userText !== undefined) {
       obj.userText = message.userText;
     }
+    if (message.aiFriendId !== undefined) {
+      obj.aiFriendId = message.aiFriendId;
+    }
     return obj;
   },
 
@@ -2884,6 +2906,7 @@ export const TurnCompleted: MessageFns<TurnCompleted> = {
     message.openerNorm = object.openerNorm ?? "";
     message.relationshipStage = object.relationshipStage ?? "";
     message.userText = object.userText ?? "";
+    message.aiFriendId = object.aiFriendId ?? "";
     return message;
   },
 };
