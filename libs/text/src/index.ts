@@ -7,3 +7,4 @@ export { TOPIC_DETECTION, detectTopics, userInitiatedTopics, type TopicMatch } f
 export { HEURISTIC_TRIGGERS, heuristicFlags, type HeuristicFlag } from './heuristics.js';
 export { preprocess, type Preprocessed } from './preprocess.js';
 export { PROTECTED_GROUPS } from './groups.js';
+export { parseCorrection, type CorrectionCommand } from './corrections.js';
