@@ -80,7 +80,7 @@ export async function startLlmStub(handler: StubHandler = DEFAULT_HANDLER): Prom
     if (req.method === 'POST' && path === EMBEDDINGS) {
       // Deterministic vectors, so tests of an embeddings endpoint need no real model.
       const input: unknown = isRecord(body) ? body.input : undefined;
-      const texts = Array.isArray(input) ? input.map(String) : [String(input ?? '')];
+      const texts = Array.isArray(input) ? input.map(String) : [typeof input === 'string' ? input : ''];
       const vectors = await stubEmbedder.embed(texts);
       sendJson(res, 200, {
         object: 'list',
