@@ -1,3 +1,4 @@
+import { normalizeUserText } from './normalize.js';
 import { TOPIC_LEXICON, type TopicLexicon } from './lexicon.js';
 import { compilePhrase, matchesPhrase, prepareText, type CompiledPhrase } from './match.js';
 import { TOPIC_IDS, type TopicId } from './topic-ids.js';
@@ -82,4 +83,16 @@ export function detectTopics(normNoPunct: string, lexicon: TopicLexicon = TOPIC_
 /** The topics the user initiated in this message (§2.8): confidence >= 0.70. */
 export function userInitiatedTopics(matches: readonly TopicMatch[]): TopicId[] {
   return matches.filter((m) => m.confidence >= TOPIC_DETECTION.userInitiatedAt).map((m) => m.topicId);
+}
+
+/**
+ * The topics of one exchange (a user message and the reply to it), at any
+ * confidence: what "this topic" means in "don't bring this topic up again" (§12.4).
+ */
+export function exchangeTopics(userText: string, assistantText: string, lexicon: TopicLexicon = TOPIC_LEXICON): TopicId[] {
+  const found = new Set<TopicId>();
+  for (const text of [userText, assistantText]) {
+    for (const m of detectTopics(normalizeUserText(text).normNoPunct, lexicon)) found.add(m.topicId);
+  }
+  return [...found];
 }

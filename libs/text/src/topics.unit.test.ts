@@ -3,6 +3,7 @@ import {
   TOPIC_IDS,
   TOPIC_LEXICON,
   detectTopics,
+  exchangeTopics,
   normalizeUserText,
   userInitiatedTopics,
   type TopicId,
@@ -163,5 +164,16 @@ describe('detectTopics with a given lexicon', () => {
     expect(detectTopics('beach trips and an exam', lexicon)).toEqual([
       { topicId: 'TRAVEL', confidence: 0.65, hits: 2, keywords: ['trip', 'beach'] },
     ]);
+  });
+});
+
+describe('exchangeTopics', () => {
+  it('joins the topics of the user message and the reply, at any confidence', () => {
+    // when
+    const topics = exchangeTopics('My boss yelled at me today', 'That sounds rough. Want to talk about your job?');
+
+    // then
+    expect(topics).toContain('WORK_SCHOOL');
+    expect(exchangeTopics('hi', 'hey there')).toEqual([]);
   });
 });
