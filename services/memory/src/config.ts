@@ -1,0 +1,67 @@
+/**
+ * The memory service's numbers and fixed lists, each with its turn-pipeline section.
+ */
+export const MEMORY_KEYS = {
+  /** §12.3.1 A: the singleton FACT keys. */
+  factFields: ['home_country', 'home_city', 'current_city', 'timezone', 'occupation', 'school', 'major', 'language_primary'],
+  /** §12.3.1 B: PREFERENCE categories. */
+  preferenceCategories: ['food', 'drink', 'music', 'movie_genre', 'game', 'sport', 'hobby', 'study_style'],
+  /** §12.3.1 C: RELATIONSHIP_EVENT domains. */
+  eventDomains: ['school', 'work', 'travel', 'relationship', 'family', 'health', 'other'],
+  /** §12.3.1 D: EMOTIONAL_PATTERN ids. */
+  emotionPatterns: ['baseline_mood', 'stress_trigger_school', 'stress_trigger_work', 'coping_preference', 'social_energy'],
+  /** §12.3.1 slug rules: at most 48 characters, truncated deterministically. */
+  slugMaxChars: 48,
+} as const;
+
+export type FactField = (typeof MEMORY_KEYS.factFields)[number];
+export type PreferenceCategory = (typeof MEMORY_KEYS.preferenceCategories)[number];
+export type EventDomain = (typeof MEMORY_KEYS.eventDomains)[number];
+export type EmotionPattern = (typeof MEMORY_KEYS.emotionPatterns)[number];
+
+/** §12.3, §12.3.2: confidence. */
+export const CONFIDENCE = {
+  /** §12.3: heuristic-only extraction. */
+  heuristic: 0.6,
+  /** §12.3: LLM-extracted. */
+  llm: 0.75,
+  /** §12.3: the same key and value again adds this much… */
+  confirmStep: 0.15,
+  /** …up to this. */
+  max: 1.0,
+  /** §12.3.2 rule 2: an opposite stance starts at min(init, 0.55). */
+  oppositeStanceCap: 0.55,
+} as const;
+
+/** §12.2: when the LLM extractor runs besides the heuristic one. */
+export const LLM_EXTRACTION_GATE = {
+  /** Message length in characters (code points). */
+  minChars: 200,
+  /** High emotion: abs(valence) at least this… */
+  minAbsValence: 0.6,
+  /** …or a strong emotion tag (the orchestrator's EmotionReading, recorded on TurnCompleted). */
+  strongTags: ['strong_negative', 'strong_positive'],
+  /** The same memory_key twice within this window is a pattern suspicion. */
+  repeatWindowMs: 7 * 24 * 60 * 60 * 1000,
+} as const;
+
+/** §13: vector retrieval. */
+export const RETRIEVAL = {
+  /** §13: topK. */
+  topK: 4,
+  /** §13 "short snippets": the longest value a snippet carries, in characters. */
+  snippetMaxChars: 160,
+  /** FindMemories (§7.1 step 2) when the request names no limit. */
+  defaultLimit: 8,
+  /** The most any query returns, whatever it asks. */
+  maxLimit: 50,
+} as const;
+
+/** The local embedder (no embeddings endpoint configured): dimensions of its hashed vectors. */
+export const LOCAL_EMBEDDING = { model: 'hearth-hash-v1', dimensions: 256 } as const;
+
+/** The offline stand-in for the LLM extractor, as LlmExchange records name it. */
+export const OFFLINE_EXTRACTOR = { provider: 'offline-rules', model: 'memory-rules-v0' } as const;
+
+/** Waiting for the memory projection before deciding on its rows. */
+export const WRITEBACK = { projectionWaitMs: 10_000 } as const;

@@ -1,0 +1,29 @@
+/** §12.1: the memory types. */
+export type MemoryType = 'FACT' | 'PREFERENCE' | 'RELATIONSHIP_EVENT' | 'EMOTIONAL_PATTERN';
+
+/** §12.4 status semantics. */
+export type MemoryStatus = 'ACTIVE' | 'SUPERSEDED' | 'INVALID';
+
+/** Who extracted a candidate: the heuristic, the LLM, or the LLM's offline stand-in. */
+export type Extractor = 'heuristic' | 'llm' | 'offline';
+
+/** One extracted memory, already canonical (§12.3.1): a valid key and its value. */
+export interface Candidate {
+  type: MemoryType;
+  key: string;
+  /** FACT: the value, lowercased; PREFERENCE: `like|<item>` or `dislike|<item>`; others: a short summary. */
+  value: string;
+  extractor: Extractor;
+}
+
+/** One stored record, as dedup needs it. */
+export interface MemoryRow {
+  memoryId: string;
+  type: MemoryType;
+  key: string;
+  value: string;
+  confidence: number;
+  status: MemoryStatus;
+  createdAt: Date;
+  lastConfirmedAt: Date;
+}
