@@ -105,7 +105,14 @@ export interface TurnMemoryWritten {
   exchanges: LlmExchange[];
   /** Why nothing was written: "" | write_policy_none | retention */
   skipped: string;
-  turnAt: Date | undefined;
+  turnAt:
+    | Date
+    | undefined;
+  /**
+   * The topics of this exchange (user message, reply, surfaced memories): what
+   * "this topic" means when the next message says "don't bring this topic up again".
+   */
+  topicIds: string[];
 }
 
 function createBaseMemoryRecorded(): MemoryRecorded {
@@ -866,6 +873,7 @@ function createBaseTurnMemoryWritten(): TurnMemoryWritten {
     exchanges: [],
     skipped: "",
     turnAt: undefined,
+    topicIds: [],
   };
 }
 
@@ -924,6 +932,9 @@ export const TurnMemoryWritten: MessageFns<TurnMemoryWritten> = {
     }
     if (message.turnAt !== undefined) {
       Timestamp.encode(toTimestamp(message.turnAt), writer.uint32(146).fork()).join();
+    }
+    for (const v of message.topicIds) {
+      writer.uint32(154).string(v!);
     }
     return writer;
   },
@@ -1085,6 +1096,14 @@ export const TurnMemoryWritten: MessageFns<TurnMemoryWritten> = {
             message.turnAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.topicIds.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1173,6 +1192,11 @@ export const TurnMemoryWritten: MessageFns<TurnMemoryWritten> = {
         : isSet(object.turn_at)
         ? fromJsonTimestamp(object.turn_at)
         : undefined,
+      topicIds: globalThis.Array.isArray(object?.topicIds)
+        ? object.topicIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.topic_ids)
+        ? object.topic_ids.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -1232,6 +1256,9 @@ export const TurnMemoryWritten: MessageFns<TurnMemoryWritten> = {
     if (message.turnAt !== undefined) {
       obj.turnAt = message.turnAt.toISOString();
     }
+    if (message.topicIds?.length) {
+      obj.topicIds = message.topicIds;
+    }
     return obj;
   },
 
@@ -1258,6 +1285,7 @@ export const TurnMemoryWritten: MessageFns<TurnMemoryWritten> = {
     message.exchanges = object.exchanges?.map((e) => LlmExchange.fromPartial(e)) || [];
     message.skipped = object.skipped ?? "";
     message.turnAt = object.turnAt ?? undefined;
+    message.topicIds = object.topicIds?.map((e) => e) || [];
     return message;
   },
 };
