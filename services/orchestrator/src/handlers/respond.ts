@@ -4,7 +4,7 @@ import { deriveId, Events, type TurnRouted } from '@hearth/events';
 import type { ChatClient } from '@hearth/llm';
 import { waitForPosition, type Reactor } from '@hearth/store';
 import { counter, histogram, type Logger } from '@hearth/telemetry';
-import { normalizeUserText, tokenize, TOPIC_DETECTION } from '@hearth/text';
+import { normalizeUserText, parseCorrection, tokenize, TOPIC_DETECTION, type CorrectionCommand } from '@hearth/text';
 import type { Kysely } from 'kysely';
 import type { MemoryPort } from '../adapters/memory.js';
 import { GATES, OFFLINE_PROVIDER, RECIPE, RELATIONSHIP, type Stage } from '../config.js';
@@ -14,7 +14,7 @@ import { seedFromId, type StableStyle } from '../personas/assign.js';
 import { PERSONA_LIBRARY, type PersonaTemplate } from '../personas/library.js';
 import { turnsProjection } from '../projections/turns.js';
 import { analyzeEmotion, detectEvidence, initialRelationship, updateRelationship, viewAt, type RelationshipState } from '../relationship/index.js';
-import { CRISIS_SAFE_TEXT, FINISH_ONBOARDING_TEXT, onboardingIncompleteText, REFUSAL_TEXT } from '../responder/fixed.js';
+import { CORRECTION_TEXT, CRISIS_SAFE_TEXT, FINISH_ONBOARDING_TEXT, onboardingIncompleteText, REFUSAL_TEXT } from '../responder/fixed.js';
 import { llmResponder, offlineResponder, type TurnContext } from '../responder/responders.js';
 import { composeReply, type Composed, type PassVerdict } from '../turn/compose.js';
 import { personaConstraints } from '../turn/constraints.js';
@@ -231,7 +231,11 @@ async function runRecipe(deps: RespondDeps, event: StoredEvent, routed: TurnRout
     });
 
   let composed: Composed;
-  const fixed = fixedReply(pipeline, routing?.safetyPolicy, routing?.crisisSafe ?? false, profile?.preferred_name ?? '');
+  // §12.4: a correction acts on what the previous reply surfaced (memory does the acting).
+  const correction = source === 'chat' ? parseCorrection(routed.text) : null;
+  const fixed =
+    fixedReply(pipeline, routing?.safetyPolicy, routing?.crisisSafe ?? false, profile?.preferred_name ?? '') ??
+    (correction ? correctionReply(correction, history[0]?.surfaced_memory_ids ?? []) : null);
   if (fixed) {
     // Refusals and the crisis-safe reply have fixed words: no LLM, gates still recorded.
     const verdicts: PassVerdict[] = evaluate({ text: fixed.text, surfacedMemoryIds: [] }, FIXED_REPLY_EXEMPT).map((v) => ({ ...v, passNumber: 0 }));
@@ -358,6 +362,21 @@ function relationshipEvent(input: {
     promotedFrom: u.promotedFrom ?? '',
     promotionBlockedBy: u.promotionBlockedBy,
   };
+}
+
+/** The reply to a §12.4 command, given what the previous assistant message surfaced. */
+function correctionReply(c: CorrectionCommand, previousSurfaced: readonly string[]): { text: string; outcome: 'correction' } {
+  const surfaced = previousSurfaced.length > 0;
+  switch (c.command) {
+    case 'not_true':
+      return { text: surfaced ? CORRECTION_TEXT.notTrue : CORRECTION_TEXT.whichPart, outcome: 'correction' };
+    case 'forget_that':
+      return { text: surfaced ? CORRECTION_TEXT.forget : CORRECTION_TEXT.nothingToForget, outcome: 'correction' };
+    case 'forget_target':
+      return { text: CORRECTION_TEXT.forget, outcome: 'correction' };
+    case 'suppress_topic':
+      return { text: CORRECTION_TEXT.suppressTopic, outcome: 'correction' };
+  }
 }
 
 function fixedReply(pipeline: string, safety: string | undefined, crisisSafe: boolean, name: string): { text: string; outcome: 'refusal' | 'crisis_safe' } | null {

@@ -35,6 +35,16 @@ export const profilesProjection: Projection<OrchestratorDb> = {
           .execute();
         return;
       }
+      case Events.ControlsUpdated.name: {
+        // §2.7 controls apply from the next turn: a PATCH, or "don't bring this topic up again".
+        const c = payloadOf(e, Events.ControlsUpdated);
+        await trx
+          .updateTable('profiles')
+          .set({ suppressed_topics: JSON.stringify(c.suppressedTopics) as unknown as string[], updated_at: e.occurredAt })
+          .where('user_id', '=', e.userId)
+          .execute();
+        return;
+      }
       case Events.TurnReceived.name: {
         const t = payloadOf(e, Events.TurnReceived);
         if (t.activatesUser) {

@@ -34,3 +34,21 @@ export const CRISIS_SAFE_TEXT =
   "I'm really glad you told me, {name}, and I'm taking this seriously. You deserve support right now from someone who can be there in person. " +
   'If you might act on these thoughts or are in danger, please call your local emergency number now, or reach a crisis line (988 in the US, 109 in Korea). ' +
   "I'm here with you. Are you safe right now?";
+
+/**
+ * Replies to a §12.4 correction command. Memory does what the command asks
+ * after the turn; the reply says so plainly, surfaces no memory (so the
+ * correction cannot repeat what it corrects), and asks for no personal details.
+ */
+export const CORRECTION_TEXT = {
+  /** "That's not true" when the previous reply used something it knew. */
+  notTrue: "Thanks for telling me, I got that wrong. I won't use it again.",
+  /** "That's not true" when the previous reply used nothing it knew (§12.4 #1). */
+  whichPart: 'Sorry about that! Which part is wrong?',
+  /** "Forget that" / "Forget X". */
+  forget: "Okay, I've forgotten that and won't bring it up again.",
+  /** "Forget that" when the previous reply used nothing it knew. */
+  nothingToForget: "Okay. I wasn't using anything you'd told me there, so there's nothing to forget.",
+  /** "Don't bring this topic up again". */
+  suppressTopic: "Got it, I won't bring that up again.",
+} as const;

@@ -196,7 +196,7 @@ export interface TurnCompleted {
     | undefined;
   /** Every §10 gate on every candidate, in order. */
   gates: GateVerdict[];
-  /** draft | rewrite | fallback | refusal | crisis_safe */
+  /** draft | rewrite | fallback | refusal | crisis_safe | correction (a §12.4 command) */
   outcome: string;
   retrieval: Retrieval | undefined;
   emotion:
