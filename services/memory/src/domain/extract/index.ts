@@ -1,0 +1,1 @@
+export { extractHeuristic, extractOffline, keysForTarget } from './heuristic.js';
