@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * The memory service's numbers and fixed lists, each with its turn-pipeline section.
  */
@@ -65,3 +67,17 @@ export const OFFLINE_EXTRACTOR = { provider: 'offline-rules', model: 'memory-rul
 
 /** Waiting for the memory projection before deciding on its rows. */
 export const WRITEBACK = { projectionWaitMs: 10_000 } as const;
+
+/**
+ * Where vectors live (§13): Qdrant when QDRANT_URL is set, else the embedded
+ * index rebuilt from the memory projection.
+ */
+export const memoryEnvSchema = z.object({
+  /** Qdrant's REST URL, e.g. `http://127.0.0.1:6333`. @default undefined (embedded index) */
+  QDRANT_URL: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL such as http://127.0.0.1:6333' }).optional(),
+  /** @default undefined */
+  QDRANT_API_KEY: z.string().min(1).optional(),
+  /** @default 'hearth_memories' */
+  QDRANT_COLLECTION: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only').default('hearth_memories'),
+});
+export type MemoryEnv = z.output<typeof memoryEnvSchema>;

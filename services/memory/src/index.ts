@@ -1,11 +1,76 @@
+import { loadConfig } from '@hearth/config';
 import type { ServiceDefinition } from '@hearth/host';
+import { createChatClient, createEmbeddingClient, createLocalEmbedder, loadLlmConfig, type Embedder } from '@hearth/llm';
+import { startProjection, startReactor } from '@hearth/store';
+import type { Kysely } from 'kysely';
+import { migration as m0001 } from '../migrations/2026_11_23_0001_memories.js';
+import { createLlmExtractor, createOfflineExtractor } from './adapters/llm-extractor.js';
+import { LOCAL_EMBEDDING, memoryEnvSchema, OFFLINE_EXTRACTOR } from './config.js';
+import type { MemoryDb } from './db.js';
+import { createIndexSyncReactor } from './handlers/index-sync.js';
+import { createWritebackReactor } from './handlers/writeback.js';
+import { memoriesProjection } from './projections/memories.js';
+import {
+  createFindMemoriesQuery,
+  createInvalidateMemoryQuery,
+  createListMemoriesQuery,
+  createSearchMemoriesQuery,
+  FIND_MEMORIES,
+  INVALIDATE_MEMORY,
+  LIST_MEMORIES,
+  SEARCH_MEMORIES,
+} from './queries/memories.js';
+import { createEmbeddedIndex } from './vector/embedded.js';
+import type { VectorIndex } from './vector/port.js';
+import { createQdrantIndex } from './vector/qdrant.js';
 
-/** The memory service: a placeholder until its handlers, projections and queries exist. */
+/** The memory service: extraction, dedup, corrections and retrieval (turn-pipeline §12–§13). */
 export const service: ServiceDefinition = {
   name: 'memory',
-  migrations: {},
-  projections: [],
-  async create() {
-    return { start: async () => [] };
+  migrations: { '2026_11_23_0001_memories': m0001 },
+  projections: [memoriesProjection],
+  async create(ctx) {
+    const db = ctx.db as Kysely<MemoryDb>;
+    const env = loadConfig(memoryEnvSchema, ctx.environment);
+    const llm = loadLlmConfig(ctx.environment);
+    const chat = llm.chat ? createChatClient(llm.chat, { logger: ctx.logger }) : null;
+    const extractor = chat ? createLlmExtractor(chat) : createOfflineExtractor();
+    const embedder: Embedder = llm.embeddings
+      ? createEmbeddingClient(llm.embeddings, { logger: ctx.logger })
+      : createLocalEmbedder({ dimensions: LOCAL_EMBEDDING.dimensions, model: LOCAL_EMBEDDING.model });
+    ctx.logger.info(
+      {
+        extractor: chat ? { provider: chat.provider, model: chat.model } : OFFLINE_EXTRACTOR,
+        embeddings: { provider: embedder.provider, model: embedder.model },
+      },
+      chat ? 'gated memory extraction uses the configured LLM' : 'no LLM endpoint configured (LLM_BASE_URL): gated memory extraction uses the offline rules, embeddings the local hashing embedder',
+    );
+    let index: VectorIndex;
+    if (env.QDRANT_URL) {
+      // The collection's size is the embedder's: ask it once.
+      const [probe] = await embedder.embed(['dimension probe']);
+      index = createQdrantIndex({ url: env.QDRANT_URL, ...(env.QDRANT_API_KEY ? { apiKey: env.QDRANT_API_KEY } : {}), collection: env.QDRANT_COLLECTION, dimensions: probe!.length, logger: ctx.logger });
+    } else {
+      index = createEmbeddedIndex(db, { projection: memoriesProjection.name, subjectOf: (userId) => ctx.bus.topology.subject('memory', userId) });
+    }
+    ctx.logger.info({ vectorIndex: index.kind, ...(env.QDRANT_URL ? { url: env.QDRANT_URL, collection: env.QDRANT_COLLECTION } : {}) }, index.kind === 'qdrant' ? 'vectors live in Qdrant' : 'no QDRANT_URL: vectors live in the embedded index, rebuilt from the memory projection');
+    const queryDeps = { bus: ctx.bus, db, clock: ctx.clock, index, embedder, logger: ctx.logger };
+    return {
+      async start() {
+        await index.start();
+        ctx.bus.serveQuery('memory', FIND_MEMORIES, createFindMemoriesQuery(queryDeps));
+        ctx.bus.serveQuery('memory', SEARCH_MEMORIES, createSearchMemoriesQuery(queryDeps));
+        ctx.bus.serveQuery('memory', LIST_MEMORIES, createListMemoriesQuery(queryDeps));
+        ctx.bus.serveQuery('memory', INVALIDATE_MEMORY, createInvalidateMemoryQuery(queryDeps));
+        return [
+          ...(await startProjection(ctx.bus, db, 'memory', memoriesProjection)),
+          ...(await startReactor(ctx.bus, db, 'memory', createWritebackReactor({ bus: ctx.bus, db, clock: ctx.clock, logger: ctx.logger, extractor, embedder }))),
+          ...(index.kind === 'qdrant' ? await startReactor(ctx.bus, db, 'memory', createIndexSyncReactor(index)) : []),
+        ];
+      },
+    };
   },
 };
+
+/** The memory service's query client, for other services. */
+export { createMemoryQueries, type MemoryQueries } from './queries/client.js';

@@ -1,0 +1,51 @@
+/** One memory record (turn-pipeline §12), any status. */
+export interface MemoriesTable {
+  memory_id: string;
+  user_id: string;
+  ai_friend_id: string;
+  type: string;
+  memory_key: string;
+  memory_value: string;
+  confidence: number;
+  /** ACTIVE | SUPERSEDED | INVALID */
+  status: string;
+  superseded_by: string | null;
+  source_message_ids: string[];
+  extractor: string;
+  topic_ids: string[];
+  embedding: number[];
+  embedding_model: string;
+  created_at: Date;
+  last_confirmed_at: Date;
+  /** "" while ACTIVE; superseded, or the MemoriesInvalidated reason. */
+  status_reason: string;
+  updated_at: Date;
+}
+
+/** UserControls.suppressed_memory_keys (§12.4), owned by memory. */
+export interface SuppressedKeysTable {
+  user_id: string;
+  memory_key: string;
+  suppressed_at: Date;
+}
+
+/** Each turn's write-back: what the assistant surfaced and what the user's message wrote. */
+export interface MemoryTurnsTable {
+  assistant_message_id: string;
+  user_id: string;
+  conversation_id: string;
+  message_id: string;
+  source: string;
+  surfaced_memory_ids: string[];
+  candidate_ids: string[];
+  topic_ids: string[];
+  correction: string;
+  created_at: Date;
+  event_seq: string | number;
+}
+
+export interface MemoryDb {
+  memories: MemoriesTable;
+  suppressed_keys: SuppressedKeysTable;
+  memory_turns: MemoryTurnsTable;
+}

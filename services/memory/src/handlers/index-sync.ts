@@ -1,0 +1,29 @@
+import { payloadOf, type StoredEvent } from '@hearth/bus';
+import { Events } from '@hearth/events';
+import type { Reactor } from '@hearth/store';
+import type { VectorIndex } from '../vector/port.js';
+
+/**
+ * Keeps an external vector index (Qdrant) in step with the memory events, per
+ * user in order and at least once: a recorded memory's point (ACTIVE), the one
+ * it supersedes (SUPERSEDED), invalidated ones (INVALID). Every write is an
+ * idempotent upsert, so a redelivery changes nothing. Vectors come from the
+ * events (never recomputed). The embedded index needs none of this.
+ */
+export function createIndexSyncReactor(index: VectorIndex): Reactor {
+  return {
+    name: 'vector-index-sync',
+    sources: ['memory'],
+    async react(e: StoredEvent) {
+      if (e.type === Events.MemoryRecorded.name) {
+        const p = payloadOf(e, Events.MemoryRecorded);
+        if (p.embedding.length > 0) {
+          await index.upsert([{ memoryId: p.memoryId, userId: e.userId, aiFriendId: p.aiFriendId, memoryKey: p.memoryKey, model: p.embeddingModel, vector: p.embedding }]);
+        }
+        if (p.supersedes) await index.setStatus([p.supersedes], 'SUPERSEDED');
+      } else if (e.type === Events.MemoriesInvalidated.name) {
+        await index.setStatus(payloadOf(e, Events.MemoriesInvalidated).memoryIds, 'INVALID');
+      }
+    },
+  };
+}

@@ -1,0 +1,116 @@
+import { payloadOf, type StoredEvent } from '@hearth/bus';
+import { Events } from '@hearth/events';
+import type { Projection } from '@hearth/store';
+import { sql, type Transaction } from 'kysely';
+import type { MemoryDb } from '../db.js';
+
+// jsonb columns take JSON text; kysely's types say string[].
+const json = (v: readonly string[]) => JSON.stringify(v) as unknown as string[];
+
+/**
+ * The memory service's read model, folded from its own events only: records
+ * with their status history, suppressed keys, and each turn's write-back. The
+ * embedded vector index and every query read it.
+ */
+export const memoriesProjection: Projection<MemoryDb> = {
+  name: 'memories',
+  sources: ['memory'],
+  tables: ['memories', 'suppressed_keys', 'memory_turns'],
+  async apply(trx, e) {
+    if (e.type === Events.MemoryRecorded.name) await applyRecorded(trx, e);
+    else if (e.type === Events.MemoryConfirmed.name) await applyConfirmed(trx, e);
+    else if (e.type === Events.MemoriesInvalidated.name) await applyInvalidated(trx, e);
+    else if (e.type === Events.TurnMemoryWritten.name) await applyTurn(trx, e);
+  },
+};
+
+async function applyRecorded(trx: Transaction<MemoryDb>, e: StoredEvent): Promise<void> {
+  const p = payloadOf(e, Events.MemoryRecorded);
+  if (p.supersedes) {
+    await trx
+      .updateTable('memories')
+      .set({ status: 'SUPERSEDED', superseded_by: p.memoryId, status_reason: 'superseded', updated_at: e.occurredAt })
+      .where('memory_id', '=', p.supersedes)
+      .where('status', '=', 'ACTIVE')
+      .execute();
+  }
+  await trx
+    .insertInto('memories')
+    .values({
+      memory_id: p.memoryId,
+      user_id: e.userId,
+      ai_friend_id: p.aiFriendId,
+      type: p.type,
+      memory_key: p.memoryKey,
+      memory_value: p.memoryValue,
+      confidence: p.confidence,
+      status: 'ACTIVE',
+      superseded_by: null,
+      source_message_ids: json([p.sourceMessageId]),
+      extractor: p.extractor,
+      topic_ids: json(p.topicIds),
+      embedding: p.embedding,
+      embedding_model: p.embeddingModel,
+      created_at: e.occurredAt,
+      last_confirmed_at: e.occurredAt,
+      status_reason: '',
+      updated_at: e.occurredAt,
+    })
+    .onConflict((oc) => oc.column('memory_id').doNothing())
+    .execute();
+}
+
+async function applyConfirmed(trx: Transaction<MemoryDb>, e: StoredEvent): Promise<void> {
+  const p = payloadOf(e, Events.MemoryConfirmed);
+  await trx
+    .updateTable('memories')
+    .set({
+      confidence: p.confidence,
+      last_confirmed_at: e.occurredAt,
+      updated_at: e.occurredAt,
+      // Sources merge (§12.3): each message once, in order.
+      source_message_ids: sql<string[]>`case when source_message_ids ? ${p.sourceMessageId} then source_message_ids else source_message_ids || ${json([p.sourceMessageId])}::jsonb end`,
+    })
+    .where('memory_id', '=', p.memoryId)
+    .execute();
+}
+
+async function applyInvalidated(trx: Transaction<MemoryDb>, e: StoredEvent): Promise<void> {
+  const p = payloadOf(e, Events.MemoriesInvalidated);
+  if (p.memoryIds.length > 0) {
+    await trx
+      .updateTable('memories')
+      .set({ status: 'INVALID', status_reason: p.reason, updated_at: e.occurredAt })
+      .where('memory_id', 'in', p.memoryIds)
+      .where('user_id', '=', e.userId)
+      .execute();
+  }
+  if (p.suppressedKey) {
+    await trx
+      .insertInto('suppressed_keys')
+      .values({ user_id: e.userId, memory_key: p.suppressedKey, suppressed_at: e.occurredAt })
+      .onConflict((oc) => oc.columns(['user_id', 'memory_key']).doNothing())
+      .execute();
+  }
+}
+
+async function applyTurn(trx: Transaction<MemoryDb>, e: StoredEvent): Promise<void> {
+  const p = payloadOf(e, Events.TurnMemoryWritten);
+  await trx
+    .insertInto('memory_turns')
+    .values({
+      assistant_message_id: p.assistantMessageId,
+      user_id: e.userId,
+      conversation_id: p.conversationId,
+      message_id: p.messageId,
+      source: p.source,
+      surfaced_memory_ids: json(p.surfacedMemoryIds),
+      candidate_ids: json(p.extractedMemoryCandidateIds),
+      topic_ids: json(p.topicIds),
+      correction: p.correction,
+      created_at: p.turnAt ?? e.occurredAt,
+      event_seq: e.seq,
+    })
+    .onConflict((oc) => oc.column('assistant_message_id').doNothing())
+    .execute();
+}

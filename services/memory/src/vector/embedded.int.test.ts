@@ -1,0 +1,89 @@
+// The embedded vector index against the real memory projection tables in
+// Postgres: the shared VectorIndex contract (§13), seeded through the rows and
+// positions the projection writes, as the live service does.
+import { migrateSchema, openDatabase, schemaDb, type Database } from '@hearth/store';
+import { databaseUrl, dropSchemas, testNamespace } from '@hearth/testing';
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
+import type { MemoryDb } from '../db.js';
+import { migration } from '../../migrations/2026_11_23_0001_memories.js';
+import { vectorIndexContract } from './contract.js';
+import { createEmbeddedIndex } from './embedded.js';
+
+const ns = testNamespace('t_mem_embedded');
+const PROJECTION = 'memories';
+const subjectOf = (userId: string) => `${ns}.memory.v1.${userId}`;
+let database: Database;
+let db: Kysely<MemoryDb>;
+let dbUrl: string;
+
+beforeAll(async () => {
+  dbUrl = await databaseUrl();
+  database = await openDatabase({ url: dbUrl });
+  const schema = `${ns}_memory`;
+  await migrateSchema(database, schema, { '2026_11_23_0001_memories': migration });
+  db = schemaDb<MemoryDb>(database, schema);
+});
+
+afterAll(async () => {
+  await database.close();
+  await dropSchemas(dbUrl, ns);
+});
+
+/** Moves the user's chain position on, as applying an event does, so the index reloads. */
+async function bump(userId: string): Promise<void> {
+  // The runtime table is not in MemoryDb; the builder still schema-qualifies it.
+  const runtime = db as unknown as Kysely<{ projection_positions: { projection: string; subject: string; last_seq: number } }>;
+  await runtime
+    .insertInto('projection_positions')
+    .values({ projection: PROJECTION, subject: subjectOf(userId), last_seq: 1 })
+    .onConflict((oc) => oc.columns(['projection', 'subject']).doUpdateSet({ last_seq: sql`projection_positions.last_seq + 1` }))
+    .execute();
+}
+
+vectorIndexContract('embedded', async () => {
+  const index = createEmbeddedIndex(db, { projection: PROJECTION, subjectOf });
+  await index.start();
+  const users = new Set<string>();
+  return {
+    index,
+    async seed(points, statuses = {}) {
+      const at = new Date('2026-11-23T00:00:00Z');
+      for (const p of points) {
+        users.add(p.userId);
+        await db
+          .insertInto('memories')
+          .values({
+            memory_id: p.memoryId,
+            user_id: p.userId,
+            ai_friend_id: p.aiFriendId,
+            type: 'FACT',
+            memory_key: p.memoryKey,
+            memory_value: 'v',
+            confidence: 0.6,
+            status: 'ACTIVE',
+            superseded_by: null,
+            source_message_ids: JSON.stringify([]) as unknown as string[],
+            extractor: 'heuristic',
+            topic_ids: JSON.stringify([]) as unknown as string[],
+            embedding: [...p.vector],
+            embedding_model: p.model,
+            created_at: at,
+            last_confirmed_at: at,
+            status_reason: '',
+            updated_at: at,
+          })
+          .execute();
+      }
+      for (const [id, status] of Object.entries(statuses)) {
+        await db.updateTable('memories').set({ status }).where('memory_id', '=', id).execute();
+      }
+      const touched = await db.selectFrom('memories').select('user_id').distinct().execute();
+      for (const r of touched) await bump(r.user_id);
+    },
+    async cleanup() {
+      await index.close();
+      for (const u of users) await db.deleteFrom('memories').where('user_id', '=', u).execute();
+    },
+  };
+});
