@@ -4,6 +4,8 @@ export interface UsersTable {
   user_id: string;
   user_state: string;
   answers: unknown;
+  /** {proactive_messages_enabled, mute_until, suppressed_topics}; null before onboarding. */
+  controls: Generated<unknown>;
   ai_friend_id: string | null;
   created_at: Date;
   updated_at: Date;

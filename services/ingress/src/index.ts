@@ -1,9 +1,11 @@
 import type { ServiceDefinition } from '@hearth/host';
-import { startProjection } from '@hearth/store';
+import { startProjection, startReactor } from '@hearth/store';
 import type { Kysely } from 'kysely';
 import { migration as m0001 } from '../migrations/2026_11_22_0001_users_turns.js';
 import { migration as m0002 } from '../migrations/2026_11_22_0002_persona_event_seq.js';
+import { migration as m0003 } from '../migrations/2026_11_23_0003_controls.js';
 import { createIngressApp } from './app/ingress-app.js';
+import { createSuppressTopicsReactor } from './handlers/suppress-topics.js';
 import { TurnWaiters } from './app/waiters.js';
 import { createTokenVerifier, signDevToken } from './auth/tokens.js';
 import { INGRESS, loadIngressConfig } from './config.js';
@@ -19,7 +21,11 @@ import { usersProjection } from './projections/users.js';
 /** Ingress: users, onboarding, the message log and the HTTP API (../shared/API.md). */
 export const service: ServiceDefinition = {
   name: 'ingress',
-  migrations: { '2026_11_22_0001_users_turns': m0001, '2026_11_22_0002_persona_event_seq': m0002 },
+  migrations: {
+    '2026_11_22_0001_users_turns': m0001,
+    '2026_11_22_0002_persona_event_seq': m0002,
+    '2026_11_23_0003_controls': m0003,
+  },
   projections: [usersProjection, personasProjection, turnsProjection],
   async create(ctx) {
     const cfg = loadIngressConfig(ctx.environment);
@@ -67,6 +73,7 @@ export const service: ServiceDefinition = {
                 events.filter((e) => e.type === Events.TurnCompleted.name || e.type === Events.ChatRefused.name).map((e) => turnMessageId(e.payload, e.type)),
               ),
           })),
+          ...(await startReactor(ctx.bus, db, 'ingress', createSuppressTopicsReactor({ bus: ctx.bus, db, logger: ctx.logger }))),
         ];
       },
     };

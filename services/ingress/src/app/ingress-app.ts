@@ -3,6 +3,8 @@ import type { Clock } from '@hearth/clock';
 import { deriveId, Events } from '@hearth/events';
 import { eventCodecs, isEventTypeName } from '@hearth/proto';
 import { waitForPosition } from '@hearth/store';
+import { createMemoryQueries } from '@hearth/svc-memory';
+import type { memory } from '@hearth/proto';
 import { getRelationship } from '@hearth/svc-orchestrator';
 import type { Logger } from '@hearth/telemetry';
 import type { Kysely, Selectable } from 'kysely';
@@ -10,6 +12,7 @@ import { INGRESS } from '../config.js';
 import type { IngressDb, TurnsTable } from '../db.js';
 import { usersProjection } from '../projections/users.js';
 import type { OnboardingAnswersValue } from '../users/answers.js';
+import { applyControlsPatch, controlsToEvent, DEFAULT_CONTROLS, sameControls, type ControlsPatch, type ControlsValue } from '../users/controls.js';
 import { decideCreateUser, decideOnboarding, decideTurn, stateAfterTurn, type TurnCommand, type UserSnapshot, type UserState } from '../users/user.js';
 import { belongsToTurn, buildTurnTrail, type AuditEvent, type TimelineEvent, type TurnTrail } from './audit.js';
 import { IngressError } from './errors.js';
@@ -65,9 +68,54 @@ export function replyOf(row: Selectable<TurnsTable>): TurnReply {
   };
 }
 
+/** One memory as GET /v1/me/memories shows it (API.md). */
+export interface MemoryView {
+  memory_id: string;
+  type: string;
+  memory_key: string;
+  memory_value: string;
+  confidence: number;
+  status: string;
+  reliability: number;
+  source_message_ids: string[];
+  created_at: string;
+  last_confirmed_at: string;
+  superseded_by?: string | null;
+}
+
+function memoryView(m: memory.MemoryRecord, all: boolean): MemoryView {
+  return {
+    memory_id: m.memoryId,
+    type: m.type,
+    memory_key: m.memoryKey,
+    memory_value: m.memoryValue,
+    confidence: m.confidence,
+    status: m.status,
+    reliability: m.reliability,
+    source_message_ids: m.sourceMessageIds,
+    created_at: m.createdAt?.toISOString() ?? '',
+    last_confirmed_at: m.lastConfirmedAt?.toISOString() ?? '',
+    ...(all ? { superseded_by: m.supersededBy || null } : {}),
+  };
+}
+
 /** The ingress use cases behind the HTTP API. */
 export function createIngressApp(deps: IngressDeps) {
   const { bus, db, clock } = deps;
+  const memories = createMemoryQueries(bus, INGRESS.queryTimeoutMs);
+
+  async function existingUser(userId: string) {
+    const row = await db.selectFrom('users').select(['user_id', 'controls']).where('user_id', '=', userId).executeTakeFirst();
+    if (!row) throw new IngressError(404, 'USER_NOT_FOUND', 'no such user: create it with POST /v1/me');
+    return row;
+  }
+
+  /** A memory query that failed: the service is down or slow, so say retry. */
+  function memoryUnavailable(err: unknown, userId: string, what: string): never {
+    if (!(err instanceof QueryError)) throw err;
+    deps.logger.warn({ err, userId }, `${what} failed`);
+    throw new IngressError(503, 'UNAVAILABLE', 'memories are not available right now; retry shortly');
+  }
 
   async function snapshot(userId: string): Promise<UserSnapshot | null> {
     const row = await db.selectFrom('users').selectAll().where('user_id', '=', userId).executeTakeFirst();
@@ -250,6 +298,54 @@ export function createIngressApp(deps: IngressDeps) {
         deps.logger.warn({ err, userId }, 'GetRelationship failed');
         throw new IngressError(503, 'UNAVAILABLE', 'the relationship is not available right now; retry shortly');
       }
+    },
+
+    /** GET /v1/me/memories: ACTIVE, or with `all` every record and its superseded_by. */
+    async memories(userId: string, all: boolean): Promise<{ memories: MemoryView[] }> {
+      await existingUser(userId);
+      try {
+        return { memories: (await memories.list(userId, all)).map((m) => memoryView(m, all)) };
+      } catch (err) {
+        return memoryUnavailable(err, userId, 'ListMemories');
+      }
+    },
+
+    /** DELETE /v1/me/memories/{id}: "forget that" for one of the caller's own memories (§12.4). */
+    async forgetMemory(userId: string, memoryId: string): Promise<MemoryView> {
+      await existingUser(userId);
+      let m: memory.MemoryRecord | null;
+      try {
+        m = await memories.invalidate(userId, memoryId);
+      } catch (err) {
+        return memoryUnavailable(err, userId, 'InvalidateMemory');
+      }
+      // Another user's memory is indistinguishable from none: nothing leaks.
+      if (!m) throw new IngressError(404, 'MEMORY_NOT_FOUND', 'no such memory');
+      return memoryView(m, true);
+    },
+
+    /** GET /v1/me/controls (§2.7); the defaults before onboarding. */
+    async controls(userId: string): Promise<ControlsValue> {
+      const row = await existingUser(userId);
+      return (row.controls as ControlsValue | null) ?? DEFAULT_CONTROLS;
+    },
+
+    /** PATCH /v1/me/controls: applies from the next turn; a no-op change appends nothing. */
+    async patchControls(userId: string, patch: ControlsPatch): Promise<ControlsValue> {
+      const results = await appendDecided(bus, 'ingress', userId, async (last) => {
+        if (last && !(await waitForPosition(db, usersProjection.name, last.subject, last.seq))) {
+          throw new IngressError(503, 'UNAVAILABLE', 'user state is catching up; retry shortly');
+        }
+        const row = await existingUser(userId);
+        const current = row.controls as ControlsValue | null;
+        if (!current) throw new IngressError(409, 'ONBOARDING_REQUIRED', 'controls exist once onboarding is answered (PUT /v1/me/onboarding)');
+        const next = applyControlsPatch(current, patch);
+        if (sameControls(current, next)) return [];
+        const id = deriveId('ingress', 'controls', userId, last?.seq ?? 0);
+        return [draft(Events.ControlsUpdated, controlsToEvent(next, 'api', ''), meta(userId, id))];
+      });
+      await afterAppend(userId, results.at(-1)?.seq ?? 0);
+      return this.controls(userId);
     },
 
     /** The decision trail of one turn, from the events correlated with it. */

@@ -1,10 +1,11 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Put, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
 import { ApiHttpException } from '@hearth/host';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { INGRESS } from '../config.js';
 import type { IngressApp } from '../app/ingress-app.js';
 import { onboardingAnswersSchema, optionalTimezone } from '../users/answers.js';
+import { controlsPatchSchema } from '../users/controls.js';
 import { adminOf, api, principalOf, type IngressAuth } from './auth.js';
 import { DocsController } from './docs.controller.js';
 import { INGRESS_APP, INGRESS_AUTH } from './tokens.js';
@@ -61,6 +62,35 @@ export class MeController {
   async relationship(@Req() req: FastifyRequest) {
     const { userId } = await principalOf(this.auth, req);
     return api(() => this.app.relationship(userId));
+  }
+
+  @Get('me/memories')
+  async memories(@Req() req: FastifyRequest, @Query('status') status?: string) {
+    const { userId } = await principalOf(this.auth, req);
+    if (status !== undefined && status !== 'all' && status !== 'active') {
+      throw new ApiHttpException(422, 'INVALID_FIELDS', 'status must be all or active', { fields: [{ field: 'status', message: 'must be all or active' }] });
+    }
+    return api(() => this.app.memories(userId, status === 'all'));
+  }
+
+  @Delete('me/memories/:memoryId')
+  async forgetMemory(@Req() req: FastifyRequest, @Param('memoryId') memoryId: string) {
+    const { userId } = await principalOf(this.auth, req);
+    const id = uuidParam('memory_id', memoryId);
+    return api(() => this.app.forgetMemory(userId, id));
+  }
+
+  @Get('me/controls')
+  async controls(@Req() req: FastifyRequest) {
+    const { userId } = await principalOf(this.auth, req);
+    return api(() => this.app.controls(userId));
+  }
+
+  @Patch('me/controls')
+  async patchControls(@Req() req: FastifyRequest, @Body() body: unknown) {
+    const { userId } = await principalOf(this.auth, req);
+    const patch = parse(controlsPatchSchema, body);
+    return api(() => this.app.patchControls(userId, patch));
   }
 
   @Put('me/onboarding')

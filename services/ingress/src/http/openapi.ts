@@ -278,6 +278,59 @@ const schemas: Record<string, JsonSchema> = {
     },
     examples: [{ relationship_stage: 'STRANGER', rapport_score: 0, sessions_count: 0, last_interaction_at: null, last_stage_promotion_at: null }],
   },
+  Memory: {
+    type: 'object',
+    description:
+      'One thing the companion knows about the user (turn-pipeline §12). ACTIVE memories are used in replies; ' +
+      'SUPERSEDED ones were replaced by a newer value (superseded_by); INVALID ones the user asked to forget — ' +
+      'never used again, and their key is suppressed. Nothing is deleted: the history stays.',
+    required: ['memory_id', 'type', 'memory_key', 'memory_value', 'confidence', 'status', 'reliability', 'source_message_ids', 'created_at', 'last_confirmed_at'],
+    properties: {
+      memory_id: uuid,
+      type: { type: 'string', enum: ['FACT', 'PREFERENCE', 'RELATIONSHIP_EVENT', 'EMOTIONAL_PATTERN'] },
+      memory_key: {
+        type: 'string',
+        description: 'fact:<field> | pref:<category>:<item_slug> | event:<domain>:<yyyy_mm>:<event_slug> | emotion:<pattern> (§12.3.1).',
+        examples: ['fact:current_city', 'pref:food:sushi'],
+      },
+      memory_value: { type: 'string', description: 'PREFERENCE values are like|<item> or dislike|<item> (§12.3.2).', examples: ['busan', 'like|sushi'] },
+      confidence: { type: 'number', minimum: 0, maximum: 1, description: '0.60 heuristic, 0.75 LLM; +0.15 per confirmation, capped at 1.0; an opposite stance starts at ≤ 0.55.' },
+      status: { type: 'string', enum: ['ACTIVE', 'SUPERSEDED', 'INVALID'] },
+      reliability: { type: 'number', minimum: 0, maximum: 1, description: 'The confidence until the uncertainty service rates memories.' },
+      source_message_ids: { type: 'array', items: uuid, description: 'The user messages it came from, first first.' },
+      created_at: { type: 'string', format: 'date-time' },
+      last_confirmed_at: { type: 'string', format: 'date-time' },
+      superseded_by: { ...nullable(uuid), description: 'With ?status=all only: the record that replaced this one.' },
+    },
+  },
+  MemoryList: {
+    type: 'object',
+    required: ['memories'],
+    properties: { memories: { type: 'array', items: ref('Memory'), description: 'Newest first.' } },
+  },
+  Controls: {
+    type: 'object',
+    description:
+      "The user's controls (turn-pipeline §2.7), applied from the next turn. Before onboarding: proactive off, not muted, no topics. " +
+      '"Don\'t bring this topic up again" in chat adds the topic of the last exchange to suppressed_topics.',
+    required: ['proactive_messages_enabled', 'mute_until', 'suppressed_topics'],
+    properties: {
+      proactive_messages_enabled: { type: 'boolean' },
+      mute_until: nullable({ type: 'string', format: 'date-time' }),
+      suppressed_topics: { type: 'array', items: ref('TopicId') },
+    },
+  },
+  ControlsPatch: {
+    type: 'object',
+    additionalProperties: false,
+    minProperties: 1,
+    description: 'Any of the three; fields not named stay as they are. suppressed_topics replaces the list and takes TopicIDs only (others are 422).',
+    properties: {
+      proactive_messages_enabled: { type: 'boolean' },
+      mute_until: { ...nullable({ type: 'string', format: 'date-time' }), description: 'null unmutes.' },
+      suppressed_topics: { type: 'array', items: ref('TopicId'), maxItems: TOPIC_IDS.length },
+    },
+  },
   AuditEvent: {
     type: 'object',
     required: ['type', 'event_id', 'occurred_at', 'service', 'causation_id', 'correlation_id', 'payload'],
@@ -501,6 +554,67 @@ const paths: Record<string, OpenApiPathItem> = {
       },
     },
   },
+  '/v1/me/memories': {
+    get: {
+      operationId: 'listMyMemories',
+      summary: 'What the companion knows about the calling user',
+      description:
+        'ACTIVE memories; with ?status=all also SUPERSEDED and INVALID ones, with superseded_by. A memory appears ' +
+        'moments after the reply to the message it came from (memory writes back after the turn).',
+      tags: ['memories'],
+      parameters: [{ name: 'status', in: 'query', required: false, schema: { type: 'string', enum: ['active', 'all'] } }],
+      responses: {
+        '200': json(ref('MemoryList'), 'The memories.'),
+        '401': E.unauthenticated,
+        '404': E.userNotFound,
+        '422': E.invalid,
+        '503': error('UNAVAILABLE', 'The memory service did not answer; retry shortly.'),
+      },
+    },
+  },
+  '/v1/me/memories/{memory_id}': {
+    delete: {
+      operationId: 'forgetMyMemory',
+      summary: 'Forget one memory',
+      description:
+        'As "forget that" (turn-pipeline §12.4): the memory becomes INVALID, its key is suppressed, and it is never ' +
+        'used again. Idempotent. Only the owner can: another user\'s memory is 404, like one that does not exist.',
+      tags: ['memories'],
+      parameters: [{ name: 'memory_id', in: 'path', required: true, schema: uuid }],
+      responses: {
+        '200': json(ref('Memory'), 'The memory, now INVALID.'),
+        '401': E.unauthenticated,
+        '404': error('MEMORY_NOT_FOUND', 'No such memory of the caller (or no such user).'),
+        '422': E.invalid,
+        '503': error('UNAVAILABLE', 'The memory service did not answer; retry shortly.'),
+      },
+    },
+  },
+  '/v1/me/controls': {
+    get: {
+      operationId: 'getMyControls',
+      summary: "The calling user's controls",
+      tags: ['users'],
+      responses: { '200': json(ref('Controls'), 'The controls.'), '401': E.unauthenticated, '404': E.userNotFound },
+    },
+    patch: {
+      operationId: 'patchMyControls',
+      summary: "Change the calling user's controls",
+      description: 'Applies from the next turn. A change that changes nothing appends nothing.',
+      tags: ['users'],
+      requestBody: body(ref('ControlsPatch')),
+      responses: {
+        '200': json(ref('Controls'), 'The controls after the change.'),
+        '400': E.badRequest,
+        '401': E.unauthenticated,
+        '404': E.userNotFound,
+        '409': error('ONBOARDING_REQUIRED', 'Controls exist once onboarding is answered.'),
+        '413': E.tooLarge,
+        '422': E.invalid,
+        '503': E.catchingUp,
+      },
+    },
+  },
   '/v1/conversations/{conversation_id}/messages': {
     post: {
       operationId: 'postMessage',
@@ -665,6 +779,7 @@ export const OPENAPI: OpenApiDocument = {
     { name: 'dev', description: 'Dev mode only (404 when HEARTH_ENV=production).' },
     { name: 'users', description: 'Users and onboarding.' },
     { name: 'chat', description: 'Conversations.' },
+    { name: 'memories', description: 'What the companion knows about the user, and forgetting it (turn-pipeline §12).' },
     { name: 'admin', description: 'Admin and audit (role admin).' },
     { name: 'operations', description: 'Served by every service.' },
     { name: 'docs', description: 'This documentation.' },

@@ -34,6 +34,27 @@ export const usersProjection: Projection<IngressDb> = {
               proactive_messages_enabled: a?.proactiveMessagesEnabled,
               suppressed_topics: a?.suppressedTopics ?? [],
             }),
+            controls: JSON.stringify({
+              proactive_messages_enabled: a?.proactiveMessagesEnabled ?? false,
+              mute_until: null,
+              suppressed_topics: a?.suppressedTopics ?? [],
+            }),
+            updated_at: e.occurredAt,
+          })
+          .where('user_id', '=', e.userId)
+          .execute();
+        return;
+      }
+      case Events.ControlsUpdated.name: {
+        const c = payloadOf(e, Events.ControlsUpdated);
+        await trx
+          .updateTable('users')
+          .set({
+            controls: JSON.stringify({
+              proactive_messages_enabled: c.proactiveMessagesEnabled,
+              mute_until: c.muteUntil?.toISOString() ?? null,
+              suppressed_topics: c.suppressedTopics,
+            }),
             updated_at: e.occurredAt,
           })
           .where('user_id', '=', e.userId)
