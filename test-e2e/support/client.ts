@@ -57,3 +57,28 @@ export const ANSWERS = {
   proactive_messages_enabled: true,
   suppressed_topics: ['POLITICS'],
 };
+
+/** Calls `get` until `done` holds of its answer (or 10 s pass) and returns the last answer. */
+export async function settled(get: () => Promise<Reply>, done: (r: Reply) => boolean): Promise<Reply> {
+  const deadline = Date.now() + 10_000;
+  let r = await get();
+  while (!done(r) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    r = await get();
+  }
+  return r;
+}
+
+/** A new user through onboarding, once the persona is assigned (a moment after the answers). */
+export async function onboard(anon: HearthClient, answers: Partial<typeof ANSWERS> = {}): Promise<HearthClient> {
+  const me = await anon.as();
+  expect((await me.call('POST', '/v1/me')).status).toBe(200);
+  const r = await me.call('PUT', '/v1/me/onboarding', { ...ANSWERS, ...answers });
+  expect(r.status).toBe(200);
+  const profile = await settled(
+    () => me.call('GET', '/v1/me'),
+    (x) => x.body.persona !== null,
+  );
+  expect(profile.body.persona).not.toBeNull();
+  return me;
+}
