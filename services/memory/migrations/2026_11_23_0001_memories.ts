@@ -30,7 +30,14 @@ export const migration: Migration = {
       .addColumn('status_reason', 'text', (c) => c.notNull())
       .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('memories_user_status_idx').on('memories').columns(['user_id', 'status', 'ai_friend_id']).execute();
+    // FindMemories (§7.1 step 2): a user's ACTIVE memories with a companion, latest confirmed first.
+    await db.schema
+      .createIndex('memories_active_idx')
+      .on('memories')
+      .columns(['user_id', 'ai_friend_id', 'last_confirmed_at desc'])
+      .where(sql.ref('status'), '=', 'ACTIVE')
+      .execute();
+    await db.schema.createIndex('memories_user_status_idx').on('memories').columns(['user_id', 'status']).execute();
     await db.schema.createIndex('memories_user_key_idx').on('memories').columns(['user_id', 'memory_key']).execute();
     await db.schema
       .createTable('suppressed_keys')

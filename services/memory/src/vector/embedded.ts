@@ -6,7 +6,17 @@ import type { VectorHit, VectorIndex, VectorQuery } from './port.js';
 interface Entry {
   /** The projection's position on the user's chain when this was loaded. */
   position: number;
-  points: { memoryId: string; aiFriendId: string; key: string; model: string; vector: Float32Array; norm: number }[];
+  /** Unit vectors, so a search is one dot product per point. */
+  points: { memoryId: string; aiFriendId: string; key: string; model: string; vector: Float32Array }[];
+}
+
+/** The vector scaled to length 1; empty when it has no length (nothing is near it). */
+function unit(values: readonly number[]): Float32Array {
+  let sq = 0;
+  for (const x of values) sq += x * x;
+  if (sq === 0) return new Float32Array(0);
+  const n = Math.sqrt(sq);
+  return Float32Array.from(values, (x) => x / n);
 }
 
 export interface EmbeddedIndexOptions {
@@ -47,12 +57,8 @@ export function createEmbeddedIndex(db: Kysely<MemoryDb>, opts: EmbeddedIndexOpt
       .execute();
     const points = rows
       .filter((r) => r.embedding.length > 0)
-      .map((r) => {
-        const vector = Float32Array.from(r.embedding);
-        let sq = 0;
-        for (const x of vector) sq += x * x;
-        return { memoryId: r.memory_id, aiFriendId: r.ai_friend_id, key: r.memory_key, model: r.embedding_model, vector, norm: Math.sqrt(sq) };
-      });
+      .map((r) => ({ memoryId: r.memory_id, aiFriendId: r.ai_friend_id, key: r.memory_key, model: r.embedding_model, vector: unit(r.embedding) }))
+      .filter((p) => p.vector.length > 0);
     const entry = { position, points };
     cache.delete(userId);
     cache.set(userId, entry);
@@ -69,20 +75,23 @@ export function createEmbeddedIndex(db: Kysely<MemoryDb>, opts: EmbeddedIndexOpt
       if (q.topK <= 0) return [];
       const entry = await load(q.userId);
       const exclude = new Set(q.excludeKeys);
-      let qn = 0;
-      for (const x of q.vector) qn += x * x;
-      qn = Math.sqrt(qn);
-      if (qn === 0) return [];
-      const hits: VectorHit[] = [];
+      const v = unit(q.vector);
+      if (v.length === 0) return [];
+      // The best topK so far, best first; ties by id, so the same state always answers the same.
+      const best: VectorHit[] = [];
+      const better = (a: VectorHit, b: VectorHit) => a.score > b.score || (a.score === b.score && a.memoryId < b.memoryId);
       for (const p of entry.points) {
-        if (p.aiFriendId !== q.aiFriendId || p.model !== q.model || exclude.has(p.key) || p.vector.length !== q.vector.length || p.norm === 0) continue;
+        if (p.aiFriendId !== q.aiFriendId || p.model !== q.model || p.vector.length !== v.length || exclude.has(p.key)) continue;
         let dot = 0;
-        for (let i = 0; i < p.vector.length; i++) dot += p.vector[i]! * q.vector[i]!;
-        hits.push({ memoryId: p.memoryId, score: dot / (p.norm * qn) });
+        for (let i = 0; i < v.length; i++) dot += p.vector[i]! * v[i]!;
+        const hit = { memoryId: p.memoryId, score: dot };
+        if (best.length === q.topK && !better(hit, best[best.length - 1]!)) continue;
+        let at = best.length;
+        while (at > 0 && better(hit, best[at - 1]!)) at--;
+        best.splice(at, 0, hit);
+        if (best.length > q.topK) best.pop();
       }
-      // Best first; ties by id, so the same state always answers the same.
-      hits.sort((a, b) => b.score - a.score || (a.memoryId < b.memoryId ? -1 : 1));
-      return hits.slice(0, q.topK);
+      return best;
     },
     // The projection is the source of truth here; events reach it, not the index.
     upsert: () => Promise.resolve(),
