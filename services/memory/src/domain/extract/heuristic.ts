@@ -363,7 +363,8 @@ function musicItem(p: string, mode: Mode): Pref | null {
   if (m && nounish(m[1]!, 4)) return { category: 'music', item: m[1]! };
   const head = /^(.+?) (?:band|singer|rapper|artist|musician)$/.exec(x);
   if (head && nounish(head[1]!, 4) && !/^(?:a|the|my|favorite)$/.test(head[1]!)) return { category: 'music', item: head[1]! };
-  if (mode === 'offline' && openItem(x, 4) && !MUSIC_REJECT.has(x)) return { category: 'music', item: x };
+  // "listening to my neighbors fight" is not music: an unknown item someone owns is not a genre or artist.
+  if (mode === 'offline' && openItem(x, 4) && !MUSIC_REJECT.has(x) && !/^(?:my|his|her|our|their|your) /.test(p.trim())) return { category: 'music', item: x };
   return null;
 }
 

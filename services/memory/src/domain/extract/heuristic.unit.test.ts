@@ -439,6 +439,7 @@ describe('extractOffline', () => {
     expect(offline('I have a dog')).toEqual([]);
     expect(offline('I am a night person')).toEqual([]);
     expect(offline("I'm vegan")).toEqual([]);
+    expect(offline('I like listening to my neighbors fight')).toEqual([]);
     expect(offline("I'm a vegetarian")).toEqual([]);
     expect(offline('I eat healthy')).toEqual([]);
     expect(offline('I drink socially')).toEqual([]);
