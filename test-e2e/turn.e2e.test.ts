@@ -266,7 +266,12 @@ describe('a turn through the HTTP API (scripts/start, Postgres)', () => {
     await me.call('POST', '/v1/me');
     await me.call('PUT', '/v1/me/onboarding', ANSWERS);
     await me.say(randomUUID(), 'hello there');
-    const events = await timeline(me.userId!);
+    // Memory writes the turn back moments after the reply.
+    let events = await timeline(me.userId!);
+    for (let i = 0; i < 100 && events.at(-1)?.type !== 'hearth.memory.v1.TurnMemoryWritten'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      events = await timeline(me.userId!);
+    }
     expect(events.map((e) => e.type)).toEqual([
       'hearth.ingress.v1.UserCreated',
       'hearth.ingress.v1.OnboardingAnswered',
@@ -275,8 +280,9 @@ describe('a turn through the HTTP API (scripts/start, Postgres)', () => {
       'hearth.router.v1.TurnRouted',
       'hearth.orchestrator.v1.RelationshipUpdated',
       'hearth.orchestrator.v1.TurnCompleted',
+      'hearth.memory.v1.TurnMemoryWritten',
     ]);
-    expect(events.map((e) => e.service)).toEqual(['ingress', 'ingress', 'orchestrator', 'ingress', 'router', 'orchestrator', 'orchestrator']);
+    expect(events.map((e) => e.service)).toEqual(['ingress', 'ingress', 'orchestrator', 'ingress', 'router', 'orchestrator', 'orchestrator', 'memory']);
     const times = events.map((e) => Date.parse(e.occurred_at));
     expect([...times].sort((a, b) => a - b)).toEqual(times);
   });
@@ -341,6 +347,7 @@ describe('a turn through the HTTP API (scripts/start, Postgres)', () => {
         ['orchestrator/profiles', true],
         ['orchestrator/personas', true],
         ['orchestrator/turns', true],
+        ['memory/memories', true],
       ]);
       for (const [, , events] of results) expect(events).toBeGreaterThan(0);
     } finally {
