@@ -18,7 +18,7 @@ import { service } from '../index.js';
 import { styleOf } from '../personas/assign.js';
 import { PERSONA_LIBRARY } from '../personas/library.js';
 import { turnsProjection } from '../projections/turns.js';
-import { CRISIS_SAFE_TEXT, FINISH_ONBOARDING_TEXT, REFUSAL_TEXT } from '../responder/fixed.js';
+import { CORRECTION_TEXT, CRISIS_SAFE_TEXT, FINISH_ONBOARDING_TEXT, REFUSAL_TEXT } from '../responder/fixed.js';
 import { createRespondReactor } from './respond.js';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
@@ -257,6 +257,19 @@ describe('the turn recipe with the offline provider and a memory service', () =>
     expect(off.completed.retrieval).toMatchObject({ status: 'skipped', vectorSearched: false, memories: [] });
   });
 
+  it('says it got it wrong when the previous reply had surfaced a memory, and surfaces nothing now', async () => {
+    // given: a reply that surfaced the sushi memory
+    const user = await o.newUser();
+    const first = await o.turn(user, 'I love sushi so much');
+    expect(first.completed.surfacedMemoryIds).toContain(memories[0]!.memoryId);
+
+    // when
+    const { completed } = await o.turn(user, "No, that's not true");
+
+    // then
+    expect(completed).toMatchObject({ outcome: 'correction', assistantText: CORRECTION_TEXT.notTrue, surfacedMemoryIds: [] });
+  });
+
   it('writes no relationship when the router says OFF, nor for a retention turn', async () => {
     const user = await o.newUser();
     expect((await o.turn(user, 'hello there', { decision: { relationshipUpdatePolicy: 'OFF' } })).relationship).toBeNull();
@@ -446,6 +459,27 @@ describe('the turn recipe with an LLM (local OpenAI-compatible stub)', () => {
     const after: string[] = [];
     for await (const e of o.bus.read('orchestrator', { key: user.userId })) after.push(e.id);
     expect(after).toEqual(events.map((e) => e.id));
+  });
+
+  it('answers a §12.4 correction with its fixed words, asks the LLM nothing and surfaces nothing', async () => {
+    // given: a reply that used nothing the friend knew
+    stub.setHandler(() => ({ content: JSON.stringify({ text: medium }) }));
+    const user = await o.newUser();
+    await o.turn(user, 'just a quiet day at home');
+    const before = stub.requests.length;
+
+    // when
+    const notTrue = await o.turn(user, "That's not true");
+    const forget = await o.turn(user, 'Forget that');
+    const topic = await o.turn(user, "Don't bring this topic up again");
+
+    // then
+    expect(stub.requests.length).toBe(before);
+    expect(notTrue.completed).toMatchObject({ outcome: 'correction', assistantText: CORRECTION_TEXT.whichPart, surfacedMemoryIds: [] });
+    expect(forget.completed).toMatchObject({ outcome: 'correction', assistantText: CORRECTION_TEXT.nothingToForget });
+    expect(topic.completed).toMatchObject({ outcome: 'correction', assistantText: CORRECTION_TEXT.suppressTopic });
+    // Their gates are recorded like any fixed reply's.
+    expect(notTrue.completed.gates.length).toBeGreaterThan(0);
   });
 
   it('never calls the LLM on replay', async () => {
