@@ -42,3 +42,4 @@ export type TurnMemoryWritten = memory.TurnMemoryWritten;
 
 export { deriveId } from './ids.js';
 export { styleParamsToJson, styleParamsFromJson } from './style.js';
+export { llmExchangeToProto } from './llm.js';

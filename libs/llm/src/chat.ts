@@ -6,7 +6,7 @@ import { LlmError } from './errors.js';
 import type { ChatMessage, LlmExchange } from './types.js';
 
 /** Sent as the bearer token when the configuration has no API key (local servers). */
-export const NO_API_KEY = 'not-needed';
+const NO_API_KEY = 'not-needed';
 /** HTTP statuses worth trying again later; the client already retried them. */
 const PASSING_STATUSES = new Set([408, 409, 429]);
 /** Longest reason quoted back to the model in the repair prompt. */
@@ -71,11 +71,13 @@ export interface ChatClientDeps {
   now?: () => number;
 }
 
-/** A {@link ChatClient} over the official `openai` client; HTTP retries are its own. */
-export function createChatClient(cfg: LlmChatConfig, deps: ChatClientDeps = {}): ChatClient {
+/** The official client against one OpenAI-compatible endpoint, as chat and embeddings both use it. */
+export function openaiClient(
+  cfg: Pick<LlmChatConfig, 'baseUrl' | 'apiKey' | 'timeoutMs' | 'maxRetries'>,
+  deps: Pick<ChatClientDeps, 'fetch' | 'logger'> = {},
+): OpenAI {
   const logger = deps.logger;
-  const now = deps.now ?? (() => performance.now());
-  const openai = new OpenAI({
+  return new OpenAI({
     baseURL: cfg.baseUrl,
     apiKey: cfg.apiKey ?? NO_API_KEY,
     // Explicit, so the client does not pick them up from OPENAI_* variables.
@@ -89,6 +91,13 @@ export function createChatClient(cfg: LlmChatConfig, deps: ChatClientDeps = {}):
     logLevel: logger ? 'info' : 'off',
     ...(logger ? { logger: clientLogger(logger) } : {}),
   });
+}
+
+/** A {@link ChatClient} over the official `openai` client; HTTP retries are its own. */
+export function createChatClient(cfg: LlmChatConfig, deps: ChatClientDeps = {}): ChatClient {
+  const logger = deps.logger;
+  const now = deps.now ?? (() => performance.now());
+  const openai = openaiClient(cfg, deps);
 
   async function exchange(req: ChatRequest, attempt: number): Promise<ChatCompletion> {
     if (!Number.isInteger(req.seed) || req.seed < 0 || req.seed > MAX_SEED) {
@@ -256,7 +265,7 @@ function withEarlierExchanges(err: LlmError, earlier: readonly LlmExchange[]): L
  * realm (as under jest's VM modules), and every timeout would read as a connection
  * error; so an abort is re-thrown as an Error of this realm.
  */
-export function realmSafeFetch(inner: typeof fetch): typeof fetch {
+function realmSafeFetch(inner: typeof fetch): typeof fetch {
   return async (input, init) => {
     try {
       return await inner(input, init);
@@ -275,7 +284,7 @@ function isAbortError(err: unknown): boolean {
   return typeof err === 'object' && err !== null && 'name' in err && err.name === 'AbortError';
 }
 
-export function clientLogger(logger: Logger) {
+function clientLogger(logger: Logger) {
   return {
     error: (message: string) => logger.warn({ component: 'openai' }, message),
     warn: (message: string) => logger.warn({ component: 'openai' }, message),

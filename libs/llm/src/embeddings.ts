@@ -1,6 +1,5 @@
 import type { Logger } from '@hearth/telemetry';
-import { OpenAI } from 'openai';
-import { clientLogger, describeFailure, NO_API_KEY, realmSafeFetch } from './chat.js';
+import { describeFailure, openaiClient } from './chat.js';
 import type { LlmChatConfig } from './config.js';
 import { LlmError } from './errors.js';
 
@@ -19,17 +18,7 @@ export type EmbeddingClientConfig = Omit<LlmChatConfig, 'temperature'>;
 
 /** Embeddings from an OpenAI-compatible `/embeddings` endpoint; HTTP retries are the client's. */
 export function createEmbeddingClient(cfg: EmbeddingClientConfig, deps: { fetch?: typeof fetch; logger?: Logger } = {}): Embedder {
-  const openai = new OpenAI({
-    baseURL: cfg.baseUrl,
-    apiKey: cfg.apiKey ?? NO_API_KEY,
-    organization: null,
-    project: null,
-    timeout: cfg.timeoutMs,
-    maxRetries: cfg.maxRetries,
-    fetch: realmSafeFetch(deps.fetch ?? globalThis.fetch),
-    logLevel: deps.logger ? 'info' : 'off',
-    ...(deps.logger ? { logger: clientLogger(deps.logger) } : {}),
-  });
+  const openai = openaiClient(cfg, deps);
   return {
     provider: 'openai-compatible',
     model: cfg.model,

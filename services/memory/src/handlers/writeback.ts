@@ -1,6 +1,6 @@
 import { appendDecided, draft, payloadOf, type Bus, type EventDraft, type StoredEvent } from '@hearth/bus';
 import type { Clock } from '@hearth/clock';
-import { deriveId, Events, type TurnCompleted } from '@hearth/events';
+import { deriveId, Events, llmExchangeToProto, type TurnCompleted } from '@hearth/events';
 import type { Embedder, LlmExchange } from '@hearth/llm';
 import { waitForPosition, type Reactor } from '@hearth/store';
 import { counter, type Logger } from '@hearth/telemetry';
@@ -67,21 +67,6 @@ function toRow(r: MemoryRowDb): MemoryRow {
 /** A uint32 seed for the LLM extractor, from the turn (so a retry asks the same). */
 function seedOf(messageId: string): number {
   return Number.parseInt(deriveId('memory', 'seed', messageId).slice(0, 8), 16) >>> 0;
-}
-
-function exchangeToProto(x: LlmExchange) {
-  return {
-    provider: x.provider,
-    model: x.model,
-    seed: x.seed >>> 0,
-    prompt: x.messages.map((m) => `[${m.role}] ${m.content}`).join('\n'),
-    output: x.output,
-    purpose: x.purpose,
-    attempt: x.attempt,
-    messages: x.messages.map((m) => ({ role: m.role, content: m.content })),
-    error: x.error,
-    latencyMs: Math.max(0, Math.round(x.latencyMs)),
-  };
 }
 
 /**
@@ -278,7 +263,7 @@ async function decide(deps: WritebackDeps, event: StoredEvent, turn: TurnComplet
         heuristicRan: skipped === '' && !command,
         llmRan,
         llmReasons: reasons,
-        exchanges: exchanges.map(exchangeToProto),
+        exchanges: exchanges.map(llmExchangeToProto),
         skipped,
         turnAt: at,
         topicIds: [...topics].sort(),

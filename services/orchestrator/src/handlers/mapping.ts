@@ -1,4 +1,3 @@
-import type { LlmExchange } from '@hearth/llm';
 import type { orchestrator } from '@hearth/proto';
 import type { Selectable } from 'kysely';
 import type { Stage } from '../config.js';
@@ -28,21 +27,6 @@ export function relationshipToProto(s: RelationshipState): orchestrator.Relation
     lastSessionAt: s.lastSessionAt ?? undefined,
     lastStagePromotionAt: s.lastStagePromotionAt ?? undefined,
     sessionDisengaged: s.sessionDisengaged,
-  };
-}
-
-export function exchangeToProto(x: LlmExchange): orchestrator.LlmExchange {
-  return {
-    provider: x.provider,
-    model: x.model,
-    seed: x.seed >>> 0,
-    prompt: x.messages.map((m) => `[${m.role}] ${m.content}`).join('\n'),
-    output: x.output,
-    purpose: x.purpose,
-    attempt: x.attempt,
-    messages: x.messages.map((m) => ({ role: m.role, content: m.content })),
-    error: x.error,
-    latencyMs: Math.max(0, Math.round(x.latencyMs)),
   };
 }
 

@@ -1,6 +1,6 @@
 import { appendDecided, draft, payloadOf, type Bus, type StoredEvent } from '@hearth/bus';
 import type { Clock } from '@hearth/clock';
-import { deriveId, Events, type TurnRouted } from '@hearth/events';
+import { deriveId, Events, llmExchangeToProto, type TurnRouted } from '@hearth/events';
 import type { ChatClient } from '@hearth/llm';
 import { waitForPosition, type Reactor } from '@hearth/store';
 import { counter, histogram, type Logger } from '@hearth/telemetry';
@@ -20,7 +20,7 @@ import { composeReply, type Composed, type PassVerdict } from '../turn/compose.j
 import { personaConstraints } from '../turn/constraints.js';
 import { planResponse, planToProto, type PlannedMemory } from '../turn/plan.js';
 import { vectorTriggers } from '../turn/triggers.js';
-import { relationshipToProto, relationshipFromRow, exchangeToProto, verdictToProto } from './mapping.js';
+import { relationshipToProto, relationshipFromRow, verdictToProto } from './mapping.js';
 
 export interface RespondDeps {
   bus: Bus;
@@ -283,9 +283,9 @@ async function runRecipe(deps: RespondDeps, event: StoredEvent, routed: TurnRout
     routing,
     assistantText: composed.text,
     surfacedMemoryIds: composed.surfacedMemoryIds,
-    llm: composed.final ? exchangeToProto(composed.final) : undefined,
+    llm: composed.final ? llmExchangeToProto(composed.final) : undefined,
     source,
-    exchanges: composed.exchanges.map(exchangeToProto),
+    exchanges: composed.exchanges.map(llmExchangeToProto),
     plan: planToProto(plan),
     gates: composed.verdicts.map(verdictToProto),
     outcome,
