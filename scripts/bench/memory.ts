@@ -139,14 +139,14 @@ async function main(): Promise<void> {
     await index.search({ ...user, vector: probe!, model: embedder.model, topK: RETRIEVAL.topK, excludeKeys: [] });
     const coldMs = performance.now() - cold;
 
-    const searchReq = (i: number) => memory.SearchMemoriesRequest.encode({ ...user, queryText: QUERIES[i % QUERIES.length]!, topK: RETRIEVAL.topK }).finish();
+    const searchReq = (i: number) => memory.SearchMemoriesRequest.encode(memory.SearchMemoriesRequest.fromPartial({ ...user, queryText: QUERIES[i % QUERIES.length]!, topK: RETRIEVAL.topK })).finish();
     let hits = 0;
     const searchWall = await time('SearchMemories (NATS)', opts.queries, async (i) => {
       hits += memory.MemoriesResponse.decode(await bus.query('memory', SEARCH_MEMORIES, searchReq(i))).memories.length;
     });
     const vectors = await embedder.embed(QUERIES);
     await time('index.search only', opts.queries, (i) => index.search({ ...user, vector: vectors[i % vectors.length]!, model: embedder.model, topK: RETRIEVAL.topK, excludeKeys: [] }));
-    const findReq = memory.FindMemoriesRequest.encode({ ...user, readPolicy: 'FULL', limit: 8 }).finish();
+    const findReq = memory.FindMemoriesRequest.encode(memory.FindMemoriesRequest.fromPartial({ ...user, readPolicy: 'FULL', limit: 8 })).finish();
     await time('FindMemories (NATS)', opts.queries, () => bus.query('memory', FIND_MEMORIES, findReq));
     const payload = new Uint8Array(200);
     await time('raw NATS request/reply', opts.queries, () => bus.nc.request(`${ns}.bench.echo`, payload, { timeout: 5_000 }));

@@ -57,6 +57,12 @@ export const RETRIEVAL = {
   defaultLimit: 8,
   /** The most any query returns, whatever it asks. */
   maxLimit: 50,
+  /**
+   * How long a query with `after_message_id` waits for that turn's write-back
+   * (normally milliseconds behind the reply); then it answers from what is there.
+   * Within the orchestrator's query timeout (1500 ms).
+   */
+  writtenBackWaitMs: 1_000,
 } as const;
 
 /** The local embedder (no embeddings endpoint configured): dimensions of its hashed vectors. */

@@ -60,12 +60,10 @@ async function startMemory(label: string, opts: { stub?: LlmStub } = {}) {
   ];
   const queries = createMemoryQueries(bus);
 
-  /** Appends a TurnCompleted as the orchestrator would and waits for memory's TurnMemoryWritten. */
-  async function turn(
-    user: { userId: string; aiFriendId: string },
-    text: string,
-    over: { surfaced?: string[]; source?: string; writePolicy?: string; valence?: number; assistantText?: string } = {},
-  ): Promise<{ written: TurnMemoryWritten; event: StoredEvent; messageId: string }> {
+  type TurnOptions = { surfaced?: string[]; source?: string; writePolicy?: string; valence?: number; assistantText?: string };
+
+  /** Appends a TurnCompleted as the orchestrator would; returns its user message id. */
+  async function appendTurn(user: { userId: string; aiFriendId: string }, text: string, over: TurnOptions = {}): Promise<string> {
     const messageId = randomUUID();
     const last = await bus.lastOnSubject('orchestrator', user.userId);
     const completed: orchestrator.DeepPartial<orchestrator.TurnCompleted> = {
@@ -87,6 +85,16 @@ async function startMemory(label: string, opts: { stub?: LlmStub } = {}) {
       [draft(Events.TurnCompleted, orchestrator.TurnCompleted.fromPartial(completed), { id: randomUUID(), userId: user.userId, occurredAt: clock.now(), correlationId: messageId })],
       last?.seq ?? 0,
     );
+    return messageId;
+  }
+
+  /** Appends a TurnCompleted and waits for memory's TurnMemoryWritten. */
+  async function turn(
+    user: { userId: string; aiFriendId: string },
+    text: string,
+    over: TurnOptions = {},
+  ): Promise<{ written: TurnMemoryWritten; event: StoredEvent; messageId: string }> {
+    const messageId = await appendTurn(user, text, over);
     const event = await waitFor(
       async () => {
         for await (const e of bus.read('memory', { key: user.userId })) {
@@ -104,13 +112,13 @@ async function startMemory(label: string, opts: { stub?: LlmStub } = {}) {
     return { written: Events.TurnMemoryWritten.decode(event.payload), event, messageId };
   }
 
-  async function find(user: { userId: string; aiFriendId: string }): Promise<memory.MemorySnippet[]> {
-    const reply = await bus.query('memory', FIND_MEMORIES, memory.FindMemoriesRequest.encode({ ...user, readPolicy: 'FULL', limit: 50 }).finish());
+  async function find(user: { userId: string; aiFriendId: string }, afterMessageId = ''): Promise<memory.MemorySnippet[]> {
+    const reply = await bus.query('memory', FIND_MEMORIES, memory.FindMemoriesRequest.encode({ ...user, readPolicy: 'FULL', limit: 50, afterMessageId }).finish());
     return memory.MemoriesResponse.decode(reply).memories;
   }
 
   async function search(user: { userId: string; aiFriendId: string }, queryText: string, topK = 4): Promise<memory.MemorySnippet[]> {
-    const reply = await bus.query('memory', SEARCH_MEMORIES, memory.SearchMemoriesRequest.encode({ ...user, queryText, topK }).finish());
+    const reply = await bus.query('memory', SEARCH_MEMORIES, memory.SearchMemoriesRequest.encode({ ...user, queryText, topK, afterMessageId: '' }).finish());
     return memory.MemoriesResponse.decode(reply).memories;
   }
 
@@ -123,6 +131,7 @@ async function startMemory(label: string, opts: { stub?: LlmStub } = {}) {
     schema,
     reactor,
     queries,
+    appendTurn,
     turn,
     find,
     search,
@@ -250,6 +259,21 @@ describe('memory write-back (turn-pipeline §12) and retrieval (§13)', () => {
     expect(topic.written.suppressTopicIds).toContain('WORK_SCHOOL');
   });
 
+  it('answers a query after the previous turn is written back, so a "forget that" just sent already holds', async () => {
+    // given: a reply that surfaced the memory
+    const user = m.newUser();
+    await m.turn(user, 'I work as a nurse');
+    const [nurse] = await m.find(user);
+    await m.turn(user, 'So you are a nurse!', { surfaced: [nurse!.memoryId] });
+
+    // when: the next turn's query comes right behind "forget that", before its write-back
+    const forgetId = await m.appendTurn(user, 'Forget that');
+    const found = await m.find(user, forgetId);
+
+    // then
+    expect(found).toEqual([]);
+  });
+
   it('writes nothing for a retention turn or a NONE write policy, yet records what they surfaced', async () => {
     // given
     const user = m.newUser();
@@ -304,7 +328,7 @@ describe('memory write-back (turn-pipeline §12) and retrieval (§13)', () => {
   });
 
   it('rejects a request with a user_id that is not a uuid, and changes nothing', async () => {
-    await expect(m.bus.query('memory', FIND_MEMORIES, memory.FindMemoriesRequest.encode({ userId: 'x', aiFriendId: '', readPolicy: 'FULL', limit: 3 }).finish())).rejects.toThrow(
+    await expect(m.bus.query('memory', FIND_MEMORIES, memory.FindMemoriesRequest.encode(memory.FindMemoriesRequest.fromPartial({ userId: 'x', readPolicy: 'FULL', limit: 3 })).finish())).rejects.toThrow(
       /user_id must be a uuid/,
     );
   });

@@ -95,6 +95,25 @@ async function caughtUp(deps: QueryDeps, userId: string): Promise<void> {
   if (last) await waitForPosition(deps.db, memoriesProjection.name, last.subject, last.seq, { timeoutMs: 2_000 });
 }
 
+/**
+ * Waits (up to RETRIEVAL.writtenBackWaitMs) until memory has written back the
+ * turn of `messageId`: a "forget that" in the previous message is then applied
+ * before the next reply reads memories. "" waits for nothing.
+ */
+async function writtenBack(deps: QueryDeps, userId: string, messageId: string): Promise<void> {
+  if (!messageId) return;
+  const deadline = performance.now() + RETRIEVAL.writtenBackWaitMs;
+  for (;;) {
+    const row = await deps.db.selectFrom('memory_turns').select('message_id').where('user_id', '=', userId).where('message_id', '=', messageId).executeTakeFirst();
+    if (row) return;
+    if (performance.now() >= deadline) {
+      deps.logger?.warn({ userId, messageId, waitedMs: RETRIEVAL.writtenBackWaitMs }, 'the previous turn is not written back yet: answering from the memories as they are');
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 function suppressedKeys(db: Kysely<MemoryDb>, userId: string) {
   return db.selectFrom('suppressed_keys').select('memory_key').where('user_id', '=', userId);
 }
@@ -109,6 +128,7 @@ export function createFindMemoriesQuery(deps: QueryDeps) {
     const userId = uuidOf('user_id', req.userId);
     const aiFriendId = uuidOf('ai_friend_id', req.aiFriendId, true);
     const limit = Math.min(req.limit || RETRIEVAL.defaultLimit, RETRIEVAL.maxLimit);
+    await writtenBack(deps, userId, uuidOf('after_message_id', req.afterMessageId, true));
     let q = deps.db
       .selectFrom('memories')
       .selectAll()
@@ -135,6 +155,7 @@ export function createSearchMemoriesQuery(deps: QueryDeps) {
     const topK = Math.min(req.topK || RETRIEVAL.topK, RETRIEVAL.maxLimit);
     const text = req.queryText.trim();
     if (text === '') return memory.MemoriesResponse.encode({ memories: [] }).finish();
+    await writtenBack(deps, userId, uuidOf('after_message_id', req.afterMessageId, true));
     const [vector] = await deps.embedder.embed([text]);
     const excludeKeys = (await suppressedKeys(deps.db, userId).execute()).map((r) => r.memory_key);
     const hits = await deps.index.search({ userId, aiFriendId, vector: vector!, model: deps.embedder.model, topK, excludeKeys });

@@ -176,7 +176,9 @@ async function runRecipe(deps: RespondDeps, event: StoredEvent, routed: TurnRout
           hasRecentTurns: chatHistory.some((h) => now.getTime() - h.created_at.getTime() <= RELATIONSHIP.sessionGapMs),
         })
       : [];
-  const retrieval = await retrieve(deps, event.userId, profile?.ai_friend_id ?? routed.aiFriendId, readPolicy, triggers, routing?.retrievalQueryText || routed.text);
+  // Memory answers after writing back the previous turn, so a correction there already holds.
+  const afterMessageId = history[0]?.user_message_id ?? '';
+  const retrieval = await retrieve(deps, event.userId, profile?.ai_friend_id ?? routed.aiFriendId, readPolicy, triggers, routing?.retrievalQueryText || routed.text, afterMessageId);
   const memories: PlannedMemory[] = retrieval.memories.map((m) => {
     const surfaced = { memoryId: m.memoryId, type: m.type, key: m.memoryKey, value: m.memoryValue, topicIds: m.topicIds };
     return { ...surfaced, confidence: m.confidence, sensitive: isSensitive(surfaced, 'chat') && !m.topicIds.some((t) => initiatedNow.includes(t)) };
@@ -395,7 +397,15 @@ interface RetrievedSet {
 }
 
 /** §7.1 steps 2–3 through the memory service; the structured load first, then the vector hits not already there. */
-async function retrieve(deps: RespondDeps, userId: string, aiFriendId: string, policy: string, triggers: readonly string[], queryText: string): Promise<RetrievedSet> {
+async function retrieve(
+  deps: RespondDeps,
+  userId: string,
+  aiFriendId: string,
+  policy: string,
+  triggers: readonly string[],
+  queryText: string,
+  afterMessageId: string,
+): Promise<RetrievedSet> {
   const limit = RECIPE.memoryLimit[policy] ?? 0;
   const out: RetrievedSet = { status: 'skipped', memories: [], vectorSearched: false, queryText, error: '' };
   const add = (found: { memoryId: string; type: string; memoryKey: string; memoryValue: string; confidence: number; topicIds: string[] }[], via: 'structured' | 'vector') => {
@@ -404,13 +414,13 @@ async function retrieve(deps: RespondDeps, userId: string, aiFriendId: string, p
     }
   };
   if (limit > 0) {
-    const r = await deps.memory.find({ userId, aiFriendId, readPolicy: policy, limit });
+    const r = await deps.memory.find({ userId, aiFriendId, readPolicy: policy, limit, afterMessageId });
     out.status = r.status;
     out.error = r.error;
     add(r.memories, 'structured');
   }
   if (triggers.length > 0 && out.status !== 'unavailable') {
-    const r = await deps.memory.search({ userId, aiFriendId, queryText: queryText.slice(0, 512), topK: RECIPE.vectorTopK });
+    const r = await deps.memory.search({ userId, aiFriendId, queryText: queryText.slice(0, 512), topK: RECIPE.vectorTopK, afterMessageId });
     out.vectorSearched = true;
     out.status = r.status;
     out.error = r.error;

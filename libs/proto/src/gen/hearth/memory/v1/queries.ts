@@ -43,6 +43,11 @@ export interface FindMemoriesRequest {
   /** LIGHT | FULL (memory_read_policy); NONE is never asked. */
   readPolicy: string;
   limit: number;
+  /**
+   * The user message of the previous turn: memory answers once it has written
+   * that turn back (briefly waiting), so a "forget that" there is already applied.
+   */
+  afterMessageId: string;
 }
 
 /** SearchMemoriesRequest: vector retrieval (§13), ON_DEMAND only. */
@@ -51,6 +56,8 @@ export interface SearchMemoriesRequest {
   aiFriendId: string;
   queryText: string;
   topK: number;
+  /** As in FindMemoriesRequest. */
+  afterMessageId: string;
 }
 
 /** MemoriesResponse: the answer to either query, best first. */
@@ -335,7 +342,7 @@ export const MemorySnippet: MessageFns<MemorySnippet> = {
 };
 
 function createBaseFindMemoriesRequest(): FindMemoriesRequest {
-  return { userId: "", aiFriendId: "", readPolicy: "", limit: 0 };
+  return { userId: "", aiFriendId: "", readPolicy: "", limit: 0, afterMessageId: "" };
 }
 
 export const FindMemoriesRequest: MessageFns<FindMemoriesRequest> = {
@@ -351,6 +358,9 @@ export const FindMemoriesRequest: MessageFns<FindMemoriesRequest> = {
     }
     if (message.limit !== 0) {
       writer.uint32(32).uint32(message.limit);
+    }
+    if (message.afterMessageId !== "") {
+      writer.uint32(42).string(message.afterMessageId);
     }
     return writer;
   },
@@ -400,6 +410,14 @@ export const FindMemoriesRequest: MessageFns<FindMemoriesRequest> = {
             message.limit = reader.uint32();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.afterMessageId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -430,6 +448,11 @@ export const FindMemoriesRequest: MessageFns<FindMemoriesRequest> = {
         ? globalThis.String(object.read_policy)
         : "",
       limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      afterMessageId: isSet(object.afterMessageId)
+        ? globalThis.String(object.afterMessageId)
+        : isSet(object.after_message_id)
+        ? globalThis.String(object.after_message_id)
+        : "",
     };
   },
 
@@ -447,6 +470,9 @@ export const FindMemoriesRequest: MessageFns<FindMemoriesRequest> = {
     if (message.limit !== undefined) {
       obj.limit = Math.round(message.limit);
     }
+    if (message.afterMessageId !== undefined) {
+      obj.afterMessageId = message.afterMessageId;
+    }
     return obj;
   },
 
@@ -459,12 +485,13 @@ export const FindMemoriesRequest: MessageFns<FindMemoriesRequest> = {
     message.aiFriendId = object.aiFriendId ?? "";
     message.readPolicy = object.readPolicy ?? "";
     message.limit = object.limit ?? 0;
+    message.afterMessageId = object.afterMessageId ?? "";
     return message;
   },
 };
 
 function createBaseSearchMemoriesRequest(): SearchMemoriesRequest {
-  return { userId: "", aiFriendId: "", queryText: "", topK: 0 };
+  return { userId: "", aiFriendId: "", queryText: "", topK: 0, afterMessageId: "" };
 }
 
 export const SearchMemoriesRequest: MessageFns<SearchMemoriesRequest> = {
@@ -480,6 +507,9 @@ export const SearchMemoriesRequest: MessageFns<SearchMemoriesRequest> = {
     }
     if (message.topK !== 0) {
       writer.uint32(32).uint32(message.topK);
+    }
+    if (message.afterMessageId !== "") {
+      writer.uint32(42).string(message.afterMessageId);
     }
     return writer;
   },
@@ -529,6 +559,14 @@ export const SearchMemoriesRequest: MessageFns<SearchMemoriesRequest> = {
             message.topK = reader.uint32();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.afterMessageId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -563,6 +601,11 @@ export const SearchMemoriesRequest: MessageFns<SearchMemoriesRequest> = {
         : isSet(object.top_k)
         ? globalThis.Number(object.top_k)
         : 0,
+      afterMessageId: isSet(object.afterMessageId)
+        ? globalThis.String(object.afterMessageId)
+        : isSet(object.after_message_id)
+        ? globalThis.String(object.after_message_id)
+        : "",
     };
   },
 
@@ -580,6 +623,9 @@ export const SearchMemoriesRequest: MessageFns<SearchMemoriesRequest> = {
     if (message.topK !== undefined) {
       obj.topK = Math.round(message.topK);
     }
+    if (message.afterMessageId !== undefined) {
+      obj.afterMessageId = message.afterMessageId;
+    }
     return obj;
   },
 
@@ -592,6 +638,7 @@ export const SearchMemoriesRequest: MessageFns<SearchMemoriesRequest> = {
     message.aiFriendId = object.aiFriendId ?? "";
     message.queryText = object.queryText ?? "";
     message.topK = object.topK ?? 0;
+    message.afterMessageId = object.afterMessageId ?? "";
     return message;
   },
 };
