@@ -29,6 +29,9 @@ export const migration: Migration = {
       .addColumn('last_confirmed_at', 'timestamptz', (c) => c.notNull())
       .addColumn('status_reason', 'text', (c) => c.notNull())
       .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
+      // The memory stream's sequence of the event that last changed the row: the
+      // embedded index reloads only rows changed since it last looked.
+      .addColumn('updated_seq', 'bigint', (c) => c.notNull())
       .execute();
     // FindMemories (§7.1 step 2): a user's ACTIVE memories with a companion, latest confirmed first.
     await db.schema
@@ -38,6 +41,7 @@ export const migration: Migration = {
       .where(sql.ref('status'), '=', 'ACTIVE')
       .execute();
     await db.schema.createIndex('memories_user_status_idx').on('memories').columns(['user_id', 'status']).execute();
+    await db.schema.createIndex('memories_user_updated_idx').on('memories').columns(['user_id', 'updated_seq']).execute();
     await db.schema.createIndex('memories_user_key_idx').on('memories').columns(['user_id', 'memory_key']).execute();
     await db.schema
       .createTable('suppressed_keys')

@@ -20,6 +20,8 @@ export interface MemoriesTable {
   /** "" while ACTIVE; superseded, or the MemoriesInvalidated reason. */
   status_reason: string;
   updated_at: Date;
+  /** Stream sequence of the event that last changed the row. */
+  updated_seq: string | number;
 }
 
 /** UserControls.suppressed_memory_keys (§12.4), owned by memory. */

@@ -29,7 +29,7 @@ async function applyRecorded(trx: Transaction<MemoryDb>, e: StoredEvent): Promis
   if (p.supersedes) {
     await trx
       .updateTable('memories')
-      .set({ status: 'SUPERSEDED', superseded_by: p.memoryId, status_reason: 'superseded', updated_at: e.occurredAt })
+      .set({ status: 'SUPERSEDED', superseded_by: p.memoryId, status_reason: 'superseded', updated_at: e.occurredAt, updated_seq: e.seq })
       .where('memory_id', '=', p.supersedes)
       .where('status', '=', 'ACTIVE')
       .execute();
@@ -55,6 +55,7 @@ async function applyRecorded(trx: Transaction<MemoryDb>, e: StoredEvent): Promis
       last_confirmed_at: e.occurredAt,
       status_reason: '',
       updated_at: e.occurredAt,
+      updated_seq: e.seq,
     })
     .onConflict((oc) => oc.column('memory_id').doNothing())
     .execute();
@@ -68,6 +69,7 @@ async function applyConfirmed(trx: Transaction<MemoryDb>, e: StoredEvent): Promi
       confidence: p.confidence,
       last_confirmed_at: e.occurredAt,
       updated_at: e.occurredAt,
+      updated_seq: e.seq,
       // Sources merge (§12.3): each message once, in order.
       source_message_ids: sql<string[]>`case when source_message_ids ? ${p.sourceMessageId} then source_message_ids else source_message_ids || ${json([p.sourceMessageId])}::jsonb end`,
     })
@@ -80,7 +82,7 @@ async function applyInvalidated(trx: Transaction<MemoryDb>, e: StoredEvent): Pro
   if (p.memoryIds.length > 0) {
     await trx
       .updateTable('memories')
-      .set({ status: 'INVALID', status_reason: p.reason, updated_at: e.occurredAt })
+      .set({ status: 'INVALID', status_reason: p.reason, updated_at: e.occurredAt, updated_seq: e.seq })
       .where('memory_id', 'in', p.memoryIds)
       .where('user_id', '=', e.userId)
       .execute();

@@ -4,7 +4,6 @@
 import { migrateSchema, openDatabase, schemaDb, type Database } from '@hearth/store';
 import { databaseUrl, dropSchemas, testNamespace } from '@hearth/testing';
 import type { Kysely } from 'kysely';
-import { sql } from 'kysely';
 import type { MemoryDb } from '../db.js';
 import { migration } from '../../migrations/2026_11_23_0001_memories.js';
 import { vectorIndexContract } from './contract.js';
@@ -30,14 +29,17 @@ afterAll(async () => {
   await dropSchemas(dbUrl, ns);
 });
 
-/** Moves the user's chain position on, as applying an event does, so the index reloads. */
-async function bump(userId: string): Promise<void> {
+// The stream sequence the seeded "events" get, as the projection stamps rows.
+let seq = 0;
+
+/** Moves the user's chain position to `to`, as applying an event does, so the index reloads. */
+async function bump(userId: string, to: number): Promise<void> {
   // The runtime table is not in MemoryDb; the builder still schema-qualifies it.
   const runtime = db as unknown as Kysely<{ projection_positions: { projection: string; subject: string; last_seq: number } }>;
   await runtime
     .insertInto('projection_positions')
-    .values({ projection: PROJECTION, subject: subjectOf(userId), last_seq: 1 })
-    .onConflict((oc) => oc.columns(['projection', 'subject']).doUpdateSet({ last_seq: sql`projection_positions.last_seq + 1` }))
+    .values({ projection: PROJECTION, subject: subjectOf(userId), last_seq: to })
+    .onConflict((oc) => oc.columns(['projection', 'subject']).doUpdateSet({ last_seq: to }))
     .execute();
 }
 
@@ -49,6 +51,7 @@ vectorIndexContract('embedded', async () => {
     index,
     async seed(points, statuses = {}) {
       const at = new Date('2026-11-23T00:00:00Z');
+      const now = ++seq;
       for (const p of points) {
         users.add(p.userId);
         await db
@@ -72,14 +75,15 @@ vectorIndexContract('embedded', async () => {
             last_confirmed_at: at,
             status_reason: '',
             updated_at: at,
+            updated_seq: now,
           })
           .execute();
       }
       for (const [id, status] of Object.entries(statuses)) {
-        await db.updateTable('memories').set({ status }).where('memory_id', '=', id).execute();
+        await db.updateTable('memories').set({ status, updated_seq: now }).where('memory_id', '=', id).execute();
       }
-      const touched = await db.selectFrom('memories').select('user_id').distinct().execute();
-      for (const r of touched) await bump(r.user_id);
+      const touched = await db.selectFrom('memories').select('user_id').where('updated_seq', '=', now).distinct().execute();
+      for (const r of touched) await bump(r.user_id, now);
     },
     async cleanup() {
       await index.close();

@@ -3,11 +3,22 @@ import type { Kysely } from 'kysely';
 import type { MemoryDb } from '../db.js';
 import type { VectorHit, VectorIndex, VectorQuery } from './port.js';
 
+interface Point {
+  memoryId: string;
+  aiFriendId: string;
+  key: string;
+  model: string;
+  /** A unit vector, so a search is one dot product per point. */
+  vector: Float32Array;
+}
+
 interface Entry {
   /** The projection's position on the user's chain when this was loaded. */
   position: number;
-  /** Unit vectors, so a search is one dot product per point. */
-  points: { memoryId: string; aiFriendId: string; key: string; model: string; vector: Float32Array }[];
+  /** The user's ACTIVE points with a vector, by memory id… */
+  points: Map<string, Point>;
+  /** …and as an array, which a search scans faster (rebuilt after a change). */
+  list: Point[];
 }
 
 /** The vector scaled to length 1; empty when it has no length (nothing is near it). */
@@ -30,8 +41,9 @@ export interface EmbeddedIndexOptions {
 
 /**
  * The in-process index when QDRANT_URL is unset: each user's ACTIVE vectors,
- * loaded from the memory projection on first search and reloaded whenever the
- * projection has applied a newer event of that user's chain. So it is always
+ * loaded from the memory projection on first search and brought up to date
+ * (the rows changed since) whenever the projection has applied a newer event of
+ * that user's chain. So it is always
  * "rebuilt from the projection" — after a restart, a replay, or on another
  * replica — and never disagrees with it. Search is exact cosine over the user's
  * points, which stays in single-digit milliseconds at 10k memories per user.
@@ -40,30 +52,37 @@ export function createEmbeddedIndex(db: Kysely<MemoryDb>, opts: EmbeddedIndexOpt
   const maxUsers = opts.maxUsers ?? 1000;
   const cache = new Map<string, Entry>();
 
-  async function load(userId: string): Promise<Entry> {
-    const position = await positionOf(db, opts.projection, opts.subjectOf(userId));
-    const cached = cache.get(userId);
-    if (cached && cached.position === position) {
-      // Most recently used last, so eviction takes the oldest.
-      cache.delete(userId);
-      cache.set(userId, cached);
-      return cached;
-    }
-    const rows = await db
-      .selectFrom('memories')
-      .select(['memory_id', 'ai_friend_id', 'memory_key', 'embedding_model', 'embedding'])
-      .where('user_id', '=', userId)
-      .where('status', '=', 'ACTIVE')
-      .execute();
-    const points = rows
-      .filter((r) => r.embedding.length > 0)
-      .map((r) => ({ memoryId: r.memory_id, aiFriendId: r.ai_friend_id, key: r.memory_key, model: r.embedding_model, vector: unit(r.embedding) }))
-      .filter((p) => p.vector.length > 0);
-    const entry = { position, points };
+  function touch(userId: string, entry: Entry): Entry {
+    // Most recently used last, so eviction takes the oldest.
     cache.delete(userId);
     cache.set(userId, entry);
     while (cache.size > maxUsers) cache.delete(cache.keys().next().value!);
     return entry;
+  }
+
+  /**
+   * The user's points as of the projection's position now: all of them the
+   * first time, then only the rows changed since (a new record, a supersede, an
+   * invalidation), so a write costs the next search a few rows, not 10k.
+   */
+  async function load(userId: string): Promise<Entry> {
+    const position = await positionOf(db, opts.projection, opts.subjectOf(userId));
+    const cached = cache.get(userId);
+    if (cached && cached.position === position) return touch(userId, cached);
+    let q = db
+      .selectFrom('memories')
+      .select(['memory_id', 'ai_friend_id', 'memory_key', 'embedding_model', 'embedding', 'status'])
+      .where('user_id', '=', userId);
+    // Rows changed after the cached position; a fresh load reads only ACTIVE ones.
+    q = cached ? q.where('updated_seq', '>', cached.position) : q.where('status', '=', 'ACTIVE');
+    const rows = await q.execute();
+    const points = cached ? cached.points : new Map<string, Point>();
+    for (const r of rows) {
+      const vector = r.status === 'ACTIVE' ? unit(r.embedding) : new Float32Array(0);
+      if (vector.length === 0) points.delete(r.memory_id);
+      else points.set(r.memory_id, { memoryId: r.memory_id, aiFriendId: r.ai_friend_id, key: r.memory_key, model: r.embedding_model, vector });
+    }
+    return touch(userId, { position, points, list: rows.length > 0 || !cached ? [...points.values()] : cached.list });
   }
 
   return {
@@ -80,7 +99,7 @@ export function createEmbeddedIndex(db: Kysely<MemoryDb>, opts: EmbeddedIndexOpt
       // The best topK so far, best first; ties by id, so the same state always answers the same.
       const best: VectorHit[] = [];
       const better = (a: VectorHit, b: VectorHit) => a.score > b.score || (a.score === b.score && a.memoryId < b.memoryId);
-      for (const p of entry.points) {
+      for (const p of entry.list) {
         if (p.aiFriendId !== q.aiFriendId || p.model !== q.model || p.vector.length !== v.length || exclude.has(p.key)) continue;
         let dot = 0;
         for (let i = 0; i < v.length; i++) dot += p.vector[i]! * v[i]!;
