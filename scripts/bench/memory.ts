@@ -110,8 +110,8 @@ async function main(): Promise<void> {
 
     const index = createEmbeddedIndex(db, { projection: memoriesProjection.name, subjectOf: (u) => bus.topology.subject('memory', u) });
     const deps = { bus, db, clock: systemClock, index, embedder };
-    bus.serveQuery('memory', SEARCH_MEMORIES, createSearchMemoriesQuery(deps));
-    bus.serveQuery('memory', FIND_MEMORIES, createFindMemoriesQuery(deps));
+    await bus.serveQuery('memory', SEARCH_MEMORIES, createSearchMemoriesQuery(deps));
+    await bus.serveQuery('memory', FIND_MEMORIES, createFindMemoriesQuery(deps));
     bus.nc.subscribe(`${ns}.bench.echo`, {
       callback: (_e, m) => {
         m.respond(m.data);

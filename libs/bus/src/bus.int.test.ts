@@ -554,7 +554,7 @@ describe('Bus against a real NATS server', () => {
 
   describe('serveQuery and query', () => {
     it('answers a query round trip', async () => {
-      bus.serveQuery('memory', 'Echo', async (req) => text.encode(`echo:${new TextDecoder().decode(req)}`));
+      await bus.serveQuery('memory', 'Echo', async (req) => text.encode(`echo:${new TextDecoder().decode(req)}`));
       const client = await connectBus();
 
       const reply = await client.query('memory', 'Echo', text.encode('hi'));
@@ -563,7 +563,7 @@ describe('Bus against a real NATS server', () => {
     });
 
     it('turns a handler failure into QueryError QUERY_FAILED with its message', async () => {
-      bus.serveQuery('memory', 'Broken', async () => {
+      await bus.serveQuery('memory', 'Broken', async () => {
         throw new Error('no such memory');
       });
 
@@ -578,7 +578,7 @@ describe('Bus against a real NATS server', () => {
       const onUnhandled = (reason: unknown) => unhandled.push(reason);
       process.on('unhandledRejection', onUnhandled);
       try {
-        bus.serveQuery('memory', 'Multiline', async () => {
+        await bus.serveQuery('memory', 'Multiline', async () => {
           throw new Error('invalid request:\n  user_id: not a uuid');
         });
 
@@ -593,7 +593,7 @@ describe('Bus against a real NATS server', () => {
     });
 
     it('turns a failure with an empty message into QUERY_FAILED, not an empty answer', async () => {
-      bus.serveQuery('memory', 'Silent', async () => {
+      await bus.serveQuery('memory', 'Silent', async () => {
         throw new Error();
       });
 
@@ -640,7 +640,7 @@ describe('Bus against a real NATS server', () => {
         expect(seenInHandler).toEqual([traceId]);
 
         const seenByServer: (string | undefined)[] = [];
-        bus.serveQuery('memory', 'Traced', async () => {
+        await bus.serveQuery('memory', 'Traced', async () => {
           seenByServer.push(trace.getSpanContext(context.active())?.traceId);
           return new Uint8Array();
         });

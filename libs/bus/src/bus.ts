@@ -246,12 +246,16 @@ export class Bus {
     }
   }
 
-  /** Serves a request/reply query; the handler gets and returns protobuf bytes. */
-  serveQuery(
+  /**
+   * Serves a request/reply query; the handler gets and returns protobuf bytes.
+   * Resolves once the server has the subscription, so a request sent after it
+   * (from any connection) finds a responder.
+   */
+  async serveQuery(
     service: ServiceName,
     name: string,
     handler: (request: Uint8Array) => Promise<Uint8Array>,
-  ): void {
+  ): Promise<void> {
     const subject = this.topology.query(service, name);
     const sub = this.nc.subscribe(subject, { queue: `${service}-q` });
     const done = (async () => {
@@ -272,6 +276,7 @@ export class Bus {
       await sub.drain().catch(() => undefined);
       await done;
     });
+    await this.nc.flush();
   }
 
   /** Asks a query of another service. */

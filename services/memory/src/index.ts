@@ -58,10 +58,10 @@ export const service: ServiceDefinition = {
     return {
       async start() {
         await index.start();
-        ctx.bus.serveQuery('memory', FIND_MEMORIES, createFindMemoriesQuery(queryDeps));
-        ctx.bus.serveQuery('memory', SEARCH_MEMORIES, createSearchMemoriesQuery(queryDeps));
-        ctx.bus.serveQuery('memory', LIST_MEMORIES, createListMemoriesQuery(queryDeps));
-        ctx.bus.serveQuery('memory', INVALIDATE_MEMORY, createInvalidateMemoryQuery(queryDeps));
+        await ctx.bus.serveQuery('memory', FIND_MEMORIES, createFindMemoriesQuery(queryDeps));
+        await ctx.bus.serveQuery('memory', SEARCH_MEMORIES, createSearchMemoriesQuery(queryDeps));
+        await ctx.bus.serveQuery('memory', LIST_MEMORIES, createListMemoriesQuery(queryDeps));
+        await ctx.bus.serveQuery('memory', INVALIDATE_MEMORY, createInvalidateMemoryQuery(queryDeps));
         return [
           ...(await startProjection(ctx.bus, db, 'memory', memoriesProjection)),
           ...(await startReactor(ctx.bus, db, 'memory', createWritebackReactor({ bus: ctx.bus, db, clock: ctx.clock, logger: ctx.logger, extractor, embedder }))),

@@ -39,8 +39,8 @@ export const service: ServiceDefinition = {
     return {
       async start() {
         // The bus drains this subscription when it closes.
-        ctx.bus.serveQuery('orchestrator', GET_PERSONA, createGetPersonaQuery(db));
-        ctx.bus.serveQuery('orchestrator', GET_RELATIONSHIP, createGetRelationshipQuery(db, ctx.clock, ctx.bus));
+        await ctx.bus.serveQuery('orchestrator', GET_PERSONA, createGetPersonaQuery(db));
+        await ctx.bus.serveQuery('orchestrator', GET_RELATIONSHIP, createGetRelationshipQuery(db, ctx.clock, ctx.bus));
         return [
           ...(await startProjection(ctx.bus, db, 'orchestrator', profilesProjection)),
           ...(await startProjection(ctx.bus, db, 'orchestrator', personasProjection)),

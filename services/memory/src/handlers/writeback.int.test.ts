@@ -49,10 +49,10 @@ async function startMemory(label: string, opts: { stub?: LlmStub } = {}) {
     : createOfflineExtractor();
   const index = createEmbeddedIndex(db, { projection: memoriesProjection.name, subjectOf: (u) => bus.topology.subject('memory', u) });
   const queryDeps = { bus, db, clock, index, embedder };
-  bus.serveQuery('memory', FIND_MEMORIES, createFindMemoriesQuery(queryDeps));
-  bus.serveQuery('memory', SEARCH_MEMORIES, createSearchMemoriesQuery(queryDeps));
-  bus.serveQuery('memory', LIST_MEMORIES, createListMemoriesQuery(queryDeps));
-  bus.serveQuery('memory', INVALIDATE_MEMORY, createInvalidateMemoryQuery(queryDeps));
+  await bus.serveQuery('memory', FIND_MEMORIES, createFindMemoriesQuery(queryDeps));
+  await bus.serveQuery('memory', SEARCH_MEMORIES, createSearchMemoriesQuery(queryDeps));
+  await bus.serveQuery('memory', LIST_MEMORIES, createListMemoriesQuery(queryDeps));
+  await bus.serveQuery('memory', INVALIDATE_MEMORY, createInvalidateMemoryQuery(queryDeps));
   const reactor = createWritebackReactor({ bus, db, clock, extractor, embedder });
   const running: RunningConsumer[] = [
     ...(await startProjection(bus, db, 'memory', memoriesProjection)),

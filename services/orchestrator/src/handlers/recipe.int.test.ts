@@ -58,11 +58,11 @@ async function startOrchestrator(label: string, opts: { stub?: LlmStub; memories
   const memoryRequests: { name: string; body: memory.FindMemoriesRequest | memory.SearchMemoriesRequest }[] = [];
   if (opts.memories) {
     const found = opts.memories;
-    bus.serveQuery('memory', FIND_MEMORIES, (req) => {
+    await bus.serveQuery('memory', FIND_MEMORIES, (req) => {
       memoryRequests.push({ name: FIND_MEMORIES, body: memory.FindMemoriesRequest.decode(req) });
       return Promise.resolve(memory.MemoriesResponse.encode({ memories: found.slice(0, 2) }).finish());
     });
-    bus.serveQuery('memory', SEARCH_MEMORIES, (req) => {
+    await bus.serveQuery('memory', SEARCH_MEMORIES, (req) => {
       memoryRequests.push({ name: SEARCH_MEMORIES, body: memory.SearchMemoriesRequest.decode(req) });
       return Promise.resolve(memory.MemoriesResponse.encode({ memories: found.slice(1) }).finish());
     });

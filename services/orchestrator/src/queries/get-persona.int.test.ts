@@ -28,7 +28,7 @@ describe('GetPersona', () => {
     db = schemaDb<OrchestratorDb>(database, schema);
     server = await Bus.connect({ url: nats, name: 'get-persona-server', namespace: ns, logger: silent });
     client = await Bus.connect({ url: nats, name: 'get-persona-client', namespace: ns, logger: silent });
-    server.serveQuery('orchestrator', GET_PERSONA, createGetPersonaQuery(db));
+    await server.serveQuery('orchestrator', GET_PERSONA, createGetPersonaQuery(db));
   });
 
   afterAll(async () => {

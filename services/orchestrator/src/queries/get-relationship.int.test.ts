@@ -32,7 +32,7 @@ describe('GetRelationship', () => {
     db = schemaDb<OrchestratorDb>(database, schema);
     server = await Bus.connect({ url: nats, name: 'get-relationship-server', namespace: ns, logger: silent });
     client = await Bus.connect({ url: nats, name: 'get-relationship-client', namespace: ns, logger: silent });
-    server.serveQuery('orchestrator', GET_RELATIONSHIP, createGetRelationshipQuery(db, clock));
+    await server.serveQuery('orchestrator', GET_RELATIONSHIP, createGetRelationshipQuery(db, clock));
   });
 
   afterAll(async () => {
