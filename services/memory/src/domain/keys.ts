@@ -1,5 +1,4 @@
 import { MEMORY_KEYS, type EmotionPattern, type EventDomain, type FactField, type PreferenceCategory } from '../config.js';
-import type { MemoryType } from './types.js';
 
 const FACTS: ReadonlySet<string> = new Set(MEMORY_KEYS.factFields);
 const CATEGORIES: ReadonlySet<string> = new Set(MEMORY_KEYS.preferenceCategories);
@@ -86,11 +85,6 @@ export function parseKey(key: string): ParsedKey | null {
 
 function isSlug(s: string): boolean {
   return s !== '' && slugify(s) === s;
-}
-
-/** The memory type a key's format implies. */
-export function typeOfKey(key: string): MemoryType | null {
-  return parseKey(key)?.type ?? null;
 }
 
 /** A value as stored: NFKC, whitespace collapsed, trimmed, lowercased. */

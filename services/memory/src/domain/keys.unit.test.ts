@@ -1,5 +1,5 @@
 import { MEMORY_KEYS } from '../config.js';
-import { canonicalText, emotionKey, eventKey, factKey, parseKey, preferenceKey, preferenceValue, slugify, stanceOf, typeOfKey } from './keys.js';
+import { canonicalText, emotionKey, eventKey, factKey, parseKey, preferenceKey, preferenceValue, slugify, stanceOf } from './keys.js';
 
 const AT = new Date('2026-05-10T12:00:00Z');
 
@@ -139,14 +139,13 @@ describe('parseKey', () => {
     ['the empty string', ''],
   ])('rejects %s (%s)', (_what, key) => {
     expect(parseKey(key)).toBeNull();
-    expect(typeOfKey(key)).toBeNull();
   });
 
   it('names the type a key implies', () => {
-    expect(typeOfKey('fact:school')).toBe('FACT');
-    expect(typeOfKey('pref:sport:tennis')).toBe('PREFERENCE');
-    expect(typeOfKey('event:family:2026_05:baby')).toBe('RELATIONSHIP_EVENT');
-    expect(typeOfKey('emotion:coping_preference')).toBe('EMOTIONAL_PATTERN');
+    expect(parseKey('fact:school')?.type).toBe('FACT');
+    expect(parseKey('pref:sport:tennis')?.type).toBe('PREFERENCE');
+    expect(parseKey('event:family:2026_05:baby')?.type).toBe('RELATIONSHIP_EVENT');
+    expect(parseKey('emotion:coping_preference')?.type).toBe('EMOTIONAL_PATTERN');
   });
 });
 

@@ -61,7 +61,7 @@ function toSnippet(r: Row, score = 0): memory.MemorySnippet {
   };
 }
 
-export function toRecord(r: Row): memory.MemoryRecord {
+function toRecord(r: Row): memory.MemoryRecord {
   return {
     memoryId: r.memory_id,
     type: r.type,
