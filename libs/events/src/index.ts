@@ -1,5 +1,5 @@
 import { eventType } from '@hearth/bus';
-import { ingress, memory, orchestrator, router } from '@hearth/proto';
+import { ingress, memory, orchestrator, retention, router } from '@hearth/proto';
 
 /** The typed catalogue of Hearth events: protobuf name and codec of each. */
 export const Events = {
@@ -7,15 +7,21 @@ export const Events = {
   OnboardingAnswered: eventType('hearth.ingress.v1.OnboardingAnswered', ingress.OnboardingAnswered),
   TurnReceived: eventType('hearth.ingress.v1.TurnReceived', ingress.TurnReceived),
   ControlsUpdated: eventType('hearth.ingress.v1.ControlsUpdated', ingress.ControlsUpdated),
+  AppOpened: eventType('hearth.ingress.v1.AppOpened', ingress.AppOpened),
   TurnRouted: eventType('hearth.router.v1.TurnRouted', router.TurnRouted),
   PersonaAssigned: eventType('hearth.orchestrator.v1.PersonaAssigned', orchestrator.PersonaAssigned),
   TurnCompleted: eventType('hearth.orchestrator.v1.TurnCompleted', orchestrator.TurnCompleted),
   ChatRefused: eventType('hearth.orchestrator.v1.ChatRefused', orchestrator.ChatRefused),
   RelationshipUpdated: eventType('hearth.orchestrator.v1.RelationshipUpdated', orchestrator.RelationshipUpdated),
+  RetentionDeclined: eventType('hearth.orchestrator.v1.RetentionDeclined', orchestrator.RetentionDeclined),
   MemoryRecorded: eventType('hearth.memory.v1.MemoryRecorded', memory.MemoryRecorded),
   MemoryConfirmed: eventType('hearth.memory.v1.MemoryConfirmed', memory.MemoryConfirmed),
   MemoriesInvalidated: eventType('hearth.memory.v1.MemoriesInvalidated', memory.MemoriesInvalidated),
   TurnMemoryWritten: eventType('hearth.memory.v1.TurnMemoryWritten', memory.TurnMemoryWritten),
+  RetentionPlanned: eventType('hearth.retention.v1.RetentionPlanned', retention.RetentionPlanned),
+  RetentionAcknowledged: eventType('hearth.retention.v1.RetentionAcknowledged', retention.RetentionAcknowledged),
+  RetentionIgnored: eventType('hearth.retention.v1.RetentionIgnored', retention.RetentionIgnored),
+  AppOpenAttributed: eventType('hearth.retention.v1.AppOpenAttributed', retention.AppOpenAttributed),
 } as const;
 
 export type UserCreated = ingress.UserCreated;
@@ -39,6 +45,12 @@ export type MemoryRecorded = memory.MemoryRecorded;
 export type MemoryConfirmed = memory.MemoryConfirmed;
 export type MemoriesInvalidated = memory.MemoriesInvalidated;
 export type TurnMemoryWritten = memory.TurnMemoryWritten;
+export type AppOpened = ingress.AppOpened;
+export type RetentionDeclined = orchestrator.RetentionDeclined;
+export type RetentionPlanned = retention.RetentionPlanned;
+export type RetentionAcknowledged = retention.RetentionAcknowledged;
+export type RetentionIgnored = retention.RetentionIgnored;
+export type AppOpenAttributed = retention.AppOpenAttributed;
 
 export { deriveId } from './ids.js';
 export { styleParamsToJson, styleParamsFromJson } from './style.js';

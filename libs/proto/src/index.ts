@@ -3,6 +3,7 @@ export * as ingress from './gen/hearth/ingress/v1/events.js';
 export * as router from './gen/hearth/router/v1/events.js';
 export * as orchestrator from './orchestrator.js';
 export * as memory from './memory.js';
+export * as retention from './retention.js';
 export {
   eventCodecs,
   isEventTypeName,

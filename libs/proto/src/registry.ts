@@ -1,6 +1,7 @@
 import * as ingressEvents from './gen/hearth/ingress/v1/events.js';
 import * as memoryEvents from './gen/hearth/memory/v1/events.js';
 import * as orchestratorEvents from './gen/hearth/orchestrator/v1/events.js';
+import * as retentionEvents from './gen/hearth/retention/v1/events.js';
 import * as routerEvents from './gen/hearth/router/v1/events.js';
 import type { MessageFns } from './gen/hearth/common/v1/envelope.js';
 
@@ -49,7 +50,8 @@ function collect<M extends { protobufPackage: string }>(mod: M): CodecsOf<M> {
 export type EventCodecs = CodecsOf<typeof ingressEvents> &
   CodecsOf<typeof routerEvents> &
   CodecsOf<typeof orchestratorEvents> &
-  CodecsOf<typeof memoryEvents>;
+  CodecsOf<typeof memoryEvents> &
+  CodecsOf<typeof retentionEvents>;
 
 /** A fully-qualified event type name, e.g. `"hearth.ingress.v1.TurnReceived"`. */
 export type EventTypeName = keyof EventCodecs;
@@ -65,6 +67,7 @@ export const eventCodecs: Readonly<EventCodecs> = Object.freeze({
   ...collect(routerEvents),
   ...collect(orchestratorEvents),
   ...collect(memoryEvents),
+  ...collect(retentionEvents),
 });
 
 const namesByCodec = new Map<unknown, EventTypeName>(

@@ -36,6 +36,7 @@ describe('eventCodecs', () => {
   it('holds every message of the *events.proto files under its fully-qualified name', () => {
     expect(Object.keys(eventCodecs).sort()).toEqual(
       [
+        'hearth.ingress.v1.AppOpened',
         'hearth.ingress.v1.ControlsUpdated',
         'hearth.ingress.v1.OnboardingAnswered',
         'hearth.ingress.v1.OnboardingAnswers',
@@ -58,11 +59,17 @@ describe('eventCodecs', () => {
         'hearth.orchestrator.v1.RelationshipState',
         'hearth.orchestrator.v1.RelationshipUpdated',
         'hearth.orchestrator.v1.ResponsePlan',
+        'hearth.orchestrator.v1.RetentionDeclined',
         'hearth.orchestrator.v1.Retrieval',
         'hearth.orchestrator.v1.RetrievedMemory',
         'hearth.orchestrator.v1.PersonaAssigned',
         'hearth.orchestrator.v1.StableStyleParams',
         'hearth.orchestrator.v1.TurnCompleted',
+        'hearth.retention.v1.AppOpenAttributed',
+        'hearth.retention.v1.Eligibility',
+        'hearth.retention.v1.RetentionAcknowledged',
+        'hearth.retention.v1.RetentionIgnored',
+        'hearth.retention.v1.RetentionPlanned',
         'hearth.router.v1.RoutingDecision',
         'hearth.router.v1.TopicMatch',
         'hearth.router.v1.TurnRouted',

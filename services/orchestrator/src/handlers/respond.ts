@@ -312,6 +312,9 @@ async function runRecipe(deps: RespondDeps, event: StoredEvent, routed: TurnRout
     openerNorm: openerNorm(composed.text),
     relationshipStage: stage,
     userText: routed.text,
+    retentionId: '',
+    retentionStep: '',
+    retentionRenders: 0,
   };
 
   // Stage G (§11): only on a user's chat message, and never when the router says OFF.

@@ -81,6 +81,16 @@ export interface ControlsUpdated {
   requestId: string;
 }
 
+/** AppOpened: POST /v1/me/app-opens, for retention attribution (turn-pipeline §14.2). */
+export interface AppOpened {
+  appOpenId: string;
+  /**
+   * The push notification that opened the app, when the client knows it
+   * (a proactive message's assistant message id); "" otherwise.
+   */
+  openedNotificationId: string;
+}
+
 function createBaseUserCreated(): UserCreated {
   return { userId: "" };
 }
@@ -868,6 +878,99 @@ export const ControlsUpdated: MessageFns<ControlsUpdated> = {
     message.suppressedTopics = object.suppressedTopics?.map((e) => e) || [];
     message.via = object.via ?? "";
     message.requestId = object.requestId ?? "";
+    return message;
+  },
+};
+
+function createBaseAppOpened(): AppOpened {
+  return { appOpenId: "", openedNotificationId: "" };
+}
+
+export const AppOpened: MessageFns<AppOpened> = {
+  encode(message: AppOpened, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.appOpenId !== "") {
+      writer.uint32(10).string(message.appOpenId);
+    }
+    if (message.openedNotificationId !== "") {
+      writer.uint32(18).string(message.openedNotificationId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AppOpened {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAppOpened();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.appOpenId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.openedNotificationId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AppOpened {
+    return {
+      appOpenId: isSet(object.appOpenId)
+        ? globalThis.String(object.appOpenId)
+        : isSet(object.app_open_id)
+        ? globalThis.String(object.app_open_id)
+        : "",
+      openedNotificationId: isSet(object.openedNotificationId)
+        ? globalThis.String(object.openedNotificationId)
+        : isSet(object.opened_notification_id)
+        ? globalThis.String(object.opened_notification_id)
+        : "",
+    };
+  },
+
+  toJSON(message: AppOpened): unknown {
+    const obj: any = {};
+    if (message.appOpenId !== undefined) {
+      obj.appOpenId = message.appOpenId;
+    }
+    if (message.openedNotificationId !== undefined) {
+      obj.openedNotificationId = message.openedNotificationId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<AppOpened>): AppOpened {
+    return AppOpened.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AppOpened>): AppOpened {
+    const message = createBaseAppOpened();
+    message.appOpenId = object.appOpenId ?? "";
+    message.openedNotificationId = object.openedNotificationId ?? "";
     return message;
   },
 };

@@ -213,6 +213,15 @@ export interface TurnCompleted {
   userText: string;
   /** The companion the turn was with, so write-backs file memories under it. */
   aiFriendId: string;
+  /**
+   * A retention turn (source = retention, turn-pipeline §14): the plan it
+   * renders, the §14.5 ladder step (follow_up | context_nudge | check_in) and
+   * how many renders the anti-repetition rule took (1 + re-renders; 0 when it
+   * fell back to the shortest neutral opener).
+   */
+  retentionId: string;
+  retentionStep: string;
+  retentionRenders: number;
 }
 
 /**
@@ -287,6 +296,19 @@ export interface RelationshipUpdated {
   promotedFrom: string;
   /** Why no promotion, for audit ("" when promoted or already at the top). */
   promotionBlockedBy: string;
+}
+
+/**
+ * RetentionDeclined: the orchestrator did not render a planned proactive
+ * message (retention_policy = SKIP): the user's controls or a message since the
+ * plan stopped it (turn-pipeline §14.0, §14.4).
+ */
+export interface RetentionDeclined {
+  retentionId: string;
+  conversationId: string;
+  /** proactive_disabled | muted | user_interacted | not_active */
+  reason: string;
+  routing: RoutingDecision | undefined;
 }
 
 function createBaseStableStyleParams(): StableStyleParams {
@@ -2523,6 +2545,9 @@ function createBaseTurnCompleted(): TurnCompleted {
     relationshipStage: "",
     userText: "",
     aiFriendId: "",
+    retentionId: "",
+    retentionStep: "",
+    retentionRenders: 0,
   };
 }
 
@@ -2581,6 +2606,15 @@ export const TurnCompleted: MessageFns<TurnCompleted> = {
     }
     if (message.aiFriendId !== "") {
       writer.uint32(146).string(message.aiFriendId);
+    }
+    if (message.retentionId !== "") {
+      writer.uint32(154).string(message.retentionId);
+    }
+    if (message.retentionStep !== "") {
+      writer.uint32(162).string(message.retentionStep);
+    }
+    if (message.retentionRenders !== 0) {
+      writer.uint32(168).uint32(message.retentionRenders);
     }
     return writer;
   },
@@ -2742,6 +2776,30 @@ export const TurnCompleted: MessageFns<TurnCompleted> = {
             message.aiFriendId = reader.string();
             continue;
           }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.retentionId = reader.string();
+            continue;
+          }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.retentionStep = reader.string();
+            continue;
+          }
+          case 21: {
+            if (tag !== 168) {
+              break;
+            }
+
+            message.retentionRenders = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2814,6 +2872,21 @@ export const TurnCompleted: MessageFns<TurnCompleted> = {
         : isSet(object.ai_friend_id)
         ? globalThis.String(object.ai_friend_id)
         : "",
+      retentionId: isSet(object.retentionId)
+        ? globalThis.String(object.retentionId)
+        : isSet(object.retention_id)
+        ? globalThis.String(object.retention_id)
+        : "",
+      retentionStep: isSet(object.retentionStep)
+        ? globalThis.String(object.retentionStep)
+        : isSet(object.retention_step)
+        ? globalThis.String(object.retention_step)
+        : "",
+      retentionRenders: isSet(object.retentionRenders)
+        ? globalThis.Number(object.retentionRenders)
+        : isSet(object.retention_renders)
+        ? globalThis.Number(object.retention_renders)
+        : 0,
     };
   },
 
@@ -2873,6 +2946,15 @@ export const TurnCompleted: MessageFns<TurnCompleted> = {
     if (message.aiFriendId !== undefined) {
       obj.aiFriendId = message.aiFriendId;
     }
+    if (message.retentionId !== undefined) {
+      obj.retentionId = message.retentionId;
+    }
+    if (message.retentionStep !== undefined) {
+      obj.retentionStep = message.retentionStep;
+    }
+    if (message.retentionRenders !== undefined) {
+      obj.retentionRenders = Math.round(message.retentionRenders);
+    }
     return obj;
   },
 
@@ -2907,6 +2989,9 @@ export const TurnCompleted: MessageFns<TurnCompleted> = {
     message.relationshipStage = object.relationshipStage ?? "";
     message.userText = object.userText ?? "";
     message.aiFriendId = object.aiFriendId ?? "";
+    message.retentionId = object.retentionId ?? "";
+    message.retentionStep = object.retentionStep ?? "";
+    message.retentionRenders = object.retentionRenders ?? 0;
     return message;
   },
 };
@@ -3833,6 +3918,133 @@ export const RelationshipUpdated: MessageFns<RelationshipUpdated> = {
     message.sessionStarted = object.sessionStarted ?? false;
     message.promotedFrom = object.promotedFrom ?? "";
     message.promotionBlockedBy = object.promotionBlockedBy ?? "";
+    return message;
+  },
+};
+
+function createBaseRetentionDeclined(): RetentionDeclined {
+  return { retentionId: "", conversationId: "", reason: "", routing: undefined };
+}
+
+export const RetentionDeclined: MessageFns<RetentionDeclined> = {
+  encode(message: RetentionDeclined, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.retentionId !== "") {
+      writer.uint32(10).string(message.retentionId);
+    }
+    if (message.conversationId !== "") {
+      writer.uint32(18).string(message.conversationId);
+    }
+    if (message.reason !== "") {
+      writer.uint32(26).string(message.reason);
+    }
+    if (message.routing !== undefined) {
+      RoutingDecision.encode(message.routing, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RetentionDeclined {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRetentionDeclined();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.retentionId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.conversationId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.routing = RoutingDecision.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RetentionDeclined {
+    return {
+      retentionId: isSet(object.retentionId)
+        ? globalThis.String(object.retentionId)
+        : isSet(object.retention_id)
+        ? globalThis.String(object.retention_id)
+        : "",
+      conversationId: isSet(object.conversationId)
+        ? globalThis.String(object.conversationId)
+        : isSet(object.conversation_id)
+        ? globalThis.String(object.conversation_id)
+        : "",
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      routing: isSet(object.routing) ? RoutingDecision.fromJSON(object.routing) : undefined,
+    };
+  },
+
+  toJSON(message: RetentionDeclined): unknown {
+    const obj: any = {};
+    if (message.retentionId !== undefined) {
+      obj.retentionId = message.retentionId;
+    }
+    if (message.conversationId !== undefined) {
+      obj.conversationId = message.conversationId;
+    }
+    if (message.reason !== undefined) {
+      obj.reason = message.reason;
+    }
+    if (message.routing !== undefined) {
+      obj.routing = RoutingDecision.toJSON(message.routing);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RetentionDeclined>): RetentionDeclined {
+    return RetentionDeclined.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RetentionDeclined>): RetentionDeclined {
+    const message = createBaseRetentionDeclined();
+    message.retentionId = object.retentionId ?? "";
+    message.conversationId = object.conversationId ?? "";
+    message.reason = object.reason ?? "";
+    message.routing = (object.routing !== undefined && object.routing !== null)
+      ? RoutingDecision.fromPartial(object.routing)
+      : undefined;
     return message;
   },
 };
