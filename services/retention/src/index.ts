@@ -9,3 +9,6 @@ export const service: ServiceDefinition = {
     return { start: async () => [] };
   },
 };
+
+/** The retention service's query client, for other services. */
+export { createRetentionQueries, GET_RETENTION, type RetentionQueries } from './queries/client.js';
