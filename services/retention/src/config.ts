@@ -34,8 +34,10 @@ export const RETENTION = {
 
 /** How the scheduler runs; not spec numbers. */
 export const SCHEDULER = {
-  /** Users locked and evaluated per transaction (each replica takes its own, SKIP LOCKED). */
+  /** Users a replica leases at a time (SKIP LOCKED: replicas take disjoint ones). */
   batchSize: 25,
+  /** How long a lease on a user holds; a replica that dies mid-way frees its users after this. */
+  leaseSeconds: 120,
   /** How long an evaluation waits for its projection to catch up with the streams, or a planned message to be delivered. */
   catchUpWaitMs: 3_000,
   /** Hours older than this are not evaluated after an outage: a proactive message for a long-gone hour helps nobody. */

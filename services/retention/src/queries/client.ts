@@ -2,7 +2,7 @@ import type { Bus } from '@hearth/bus';
 import { retention } from '@hearth/proto';
 
 /** Request/reply name of the retention state query (served by the retention service). */
-export const GET_RETENTION = 'get-retention';
+export const GET_RETENTION = 'GetRetention';
 
 /** What ingress asks of retention for GET /v1/admin/users/{user_id}/retention. */
 export interface RetentionQueries {

@@ -1,0 +1,40 @@
+import type { StoredEvent } from '@hearth/bus';
+import { waitForPosition } from '@hearth/store';
+import type { Kysely } from 'kysely';
+import { SCHEDULER } from '../config.js';
+import type { RetentionDb } from '../db.js';
+import type { RetentionRecord } from '../domain/types.js';
+import { retentionProjection } from '../projections/retention.js';
+import { loadRecords } from '../state.js';
+
+/** Decide only on a projection that has applied the chain up to `last` (its own earlier decisions). */
+export async function caughtUp(db: Kysely<RetentionDb>, last: StoredEvent | null): Promise<void> {
+  if (last && !(await waitForPosition(db, retentionProjection.name, last.subject, last.seq, { timeoutMs: SCHEDULER.catchUpWaitMs }))) {
+    throw new Error(`projection ${retentionProjection.name} has not caught up with ${last.subject}#${last.seq}`);
+  }
+}
+
+/**
+ * The user's records once none that `pending` flags is left (the orchestrator's
+ * delivery or decline arrives on another stream), or as they are after the wait.
+ */
+export async function recordsSettled(
+  db: Kysely<RetentionDb>,
+  userId: string,
+  pending: (records: RetentionRecord[]) => boolean,
+): Promise<RetentionRecord[]> {
+  const deadline = performance.now() + SCHEDULER.catchUpWaitMs;
+  let records = await loadRecords(db, userId);
+  let interval = 5;
+  while (pending(records) && performance.now() < deadline) {
+    await new Promise((r) => setTimeout(r, interval));
+    interval = Math.min(interval * 2, 50);
+    records = await loadRecords(db, userId);
+  }
+  return records;
+}
+
+/** A planned message at or before `at` whose delivery is not known yet. */
+export function undeliveredBy(at: Date): (records: RetentionRecord[]) => boolean {
+  return (records) => records.some((r) => r.deliveredAt === null && r.declinedReason === null && r.plannedAt !== null && r.plannedAt.getTime() <= at.getTime());
+}

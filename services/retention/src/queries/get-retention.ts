@@ -1,0 +1,45 @@
+import { retention } from '@hearth/proto';
+import type { Kysely } from 'kysely';
+import type { RetentionDb } from '../db.js';
+import { backoffAt } from '../domain/eligibility.js';
+import { loadRecords } from '../state.js';
+
+/** How many messages an answer lists, newest first. */
+const LISTED = 50;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * GetRetention: one user's proactive messages and what became of them, the
+ * last hour evaluated and the backoff in force then — what an admin needs to
+ * see why a user did or did not hear from the friend.
+ */
+export function createGetRetentionQuery(db: Kysely<RetentionDb>): (request: Uint8Array) => Promise<Uint8Array> {
+  return async (request) => {
+    const { userId } = retention.GetRetentionRequest.decode(request);
+    if (!UUID.test(userId)) throw new Error(`GetRetentionRequest.user_id must be a uuid, got ${JSON.stringify(userId)}`);
+    const user = await db.selectFrom('users').select('user_id').where('user_id', '=', userId).executeTakeFirst();
+    if (!user) return retention.GetRetentionResponse.encode({ found: false, evaluatedThrough: undefined, backoffMultiplier: 1, messages: [] }).finish();
+    const schedule = await db.selectFrom('schedule').select('evaluated_through').where('user_id', '=', userId).executeTakeFirst();
+    const records = await loadRecords(db, userId);
+    const through = schedule?.evaluated_through ?? undefined;
+    const response: retention.GetRetentionResponse = {
+      found: true,
+      evaluatedThrough: through,
+      backoffMultiplier: through ? backoffAt(records, through).multiplier : 1,
+      messages: records.slice(0, LISTED).map((r) => ({
+        retentionId: r.retentionId,
+        notificationId: r.notificationId,
+        conversationId: r.conversationId,
+        plannedAt: r.plannedAt ?? undefined,
+        status: r.declinedReason !== null ? 'declined' : r.deliveredAt !== null ? 'delivered' : 'planned',
+        deliveredAt: r.deliveredAt ?? undefined,
+        outcome: r.declinedReason !== null || r.deliveredAt === null ? '' : r.outcome || 'pending',
+        acknowledgedVia: r.acknowledgedVia ?? '',
+        resolvedAt: r.resolvedAt ?? undefined,
+        declinedReason: r.declinedReason ?? '',
+      })),
+    };
+    return retention.GetRetentionResponse.encode(response).finish();
+  };
+}

@@ -1,0 +1,289 @@
+// Retention against real NATS and Postgres (turn-pipeline §14): user events
+// appended as ingress and the orchestrator would, the projection and the
+// acknowledge reactor running live, a stand-in orchestrator that delivers each
+// planned message, and the hourly evaluation driven on a manual clock.
+import { randomUUID } from 'node:crypto';
+import { appendDecided, Bus, draft, payloadOf, type RunningConsumer, type StoredEvent } from '@hearth/bus';
+import { ManualClock } from '@hearth/clock';
+import { Events } from '@hearth/events';
+import { ingress, orchestrator } from '@hearth/proto';
+import { migrateSchema, openDatabase, replayProjection, schemaDb, startProjection, startReactor, type Database, type Reactor } from '@hearth/store';
+import { cleanupNamespace, databaseUrl, dropSchemas, natsUrl, testNamespace, waitFor } from '@hearth/testing';
+import type { Logger } from '@hearth/telemetry';
+import type { RetentionDb } from '../db.js';
+import { createAcknowledgeReactor } from '../handlers/acknowledge.js';
+import { service } from '../index.js';
+import { retentionProjection } from '../projections/retention.js';
+import { createRetentionQueries, GET_RETENTION } from '../queries/client.js';
+import { createGetRetentionQuery } from '../queries/get-retention.js';
+import { evaluateDueHours, startScheduler } from './scheduler.js';
+
+const silent = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined } as unknown as Logger;
+const HOUR = 3_600_000;
+// Seoul is UTC+9 with no DST: 10:00–21:00 local is 01:00–12:00 UTC.
+const START = new Date('2026-06-01T00:00:00Z');
+
+async function startRetention(label: string) {
+  const ns = testNamespace(label);
+  const clock = new ManualClock(START);
+  const dbUrl = await databaseUrl();
+  const nats = await natsUrl();
+  const database: Database = await openDatabase({ url: dbUrl });
+  const schema = `${ns}_retention`;
+  await migrateSchema(database, schema, service.migrations);
+  const db = schemaDb<RetentionDb>(database, schema);
+  const bus = await Bus.connect({ url: nats, name: `${label}-ret`, namespace: ns, logger: silent });
+  await bus.ensureStreams(['ingress', 'orchestrator', 'retention']);
+  await bus.serveQuery('retention', GET_RETENTION, createGetRetentionQuery(db));
+  // The orchestrator's part, reduced to delivering every plan at its hour.
+  const deliver: Reactor = {
+    name: 'test-deliver',
+    sources: ['retention'],
+    async react(e: StoredEvent) {
+      if (e.type !== Events.RetentionPlanned.name) return;
+      const p = payloadOf(e, Events.RetentionPlanned);
+      await appendDecided(bus, 'orchestrator', e.userId, () => [
+        draft(
+          Events.TurnCompleted,
+          orchestrator.TurnCompleted.fromPartial({ messageId: p.retentionId, assistantMessageId: p.notificationId, conversationId: p.conversationId, source: 'retention', retentionId: p.retentionId, assistantText: 'Hey, how is your week going?' }),
+          { id: `deliver-${p.retentionId}`, userId: e.userId, occurredAt: e.occurredAt, correlationId: p.retentionId },
+        ),
+      ]);
+    },
+  };
+  const running: RunningConsumer[] = [
+    ...(await startProjection(bus, db, 'retention', retentionProjection)),
+    ...(await startReactor(bus, db, 'retention', createAcknowledgeReactor({ bus, db }))),
+    ...(await startReactor(bus, db, 'orchestrator', deliver)),
+  ];
+
+  async function append(svc: 'ingress' | 'orchestrator', userId: string, d: ReturnType<typeof draft>): Promise<void> {
+    await appendDecided(bus, svc, userId, () => [d]);
+  }
+  const meta = (userId: string) => ({ id: randomUUID(), userId, occurredAt: clock.now() });
+
+  /** A user onboarded in `timezone` who sends one message now and is at `stage`. */
+  async function activeUser(opts: { stage?: string; timezone?: string; proactive?: boolean } = {}) {
+    const userId = randomUUID();
+    const conversationId = randomUUID();
+    await append(
+      'ingress',
+      userId,
+      draft(
+        Events.OnboardingAnswered,
+        ingress.OnboardingAnswered.fromPartial({ answers: { clientTimezone: opts.timezone ?? 'Asia/Seoul', proactiveMessagesEnabled: opts.proactive ?? true }, aiFriendId: randomUUID() }),
+        meta(userId),
+      ),
+    );
+    await say(userId, conversationId, true);
+    await append(
+      'orchestrator',
+      userId,
+      draft(Events.RelationshipUpdated, orchestrator.RelationshipUpdated.fromPartial({ next: { stage: opts.stage ?? 'FRIEND' } }), meta(userId)),
+    );
+    return { userId, conversationId };
+  }
+
+  async function say(userId: string, conversationId: string, activates = false): Promise<string> {
+    const messageId = randomUUID();
+    await append(
+      'ingress',
+      userId,
+      draft(Events.TurnReceived, ingress.TurnReceived.fromPartial({ messageId, conversationId, text: 'hi', source: 'chat', userState: activates ? 'ONBOARDING' : 'ACTIVE', activatesUser: activates }), meta(userId)),
+    );
+    return messageId;
+  }
+
+  async function events(userId: string, type?: string): Promise<StoredEvent[]> {
+    const out: StoredEvent[] = [];
+    for await (const e of bus.read('retention', { key: userId })) if (!type || e.type === type) out.push(e);
+    return out;
+  }
+
+  /** Moves the clock and evaluates every hour due, once the projection holds what came before. */
+  async function advance(hours: number): Promise<void> {
+    clock.advance(hours * HOUR);
+    await evaluateDueHours({ bus, db, clock, logger: silent }, { replica: 'test' });
+  }
+
+  const plannedSlots = async (userId: string) => (await events(userId, Events.RetentionPlanned.name)).map((e) => e.occurredAt.toISOString());
+
+  return {
+    ns,
+    bus,
+    db,
+    clock,
+    database,
+    schema,
+    activeUser,
+    say,
+    events,
+    advance,
+    plannedSlots,
+    append,
+    meta,
+    queries: createRetentionQueries(bus),
+    async stop() {
+      await Promise.all(running.map((c) => c.stop()));
+      await bus.close();
+      await database.close();
+      await dropSchemas(dbUrl, ns);
+      await cleanupNamespace(nats, ns);
+    },
+  };
+}
+
+describe('retention scheduling on the clock (turn-pipeline §14)', () => {
+  let r: Awaited<ReturnType<typeof startRetention>>;
+
+  beforeAll(async () => {
+    r = await startRetention('t_ret_sched');
+  });
+
+  afterAll(async () => {
+    await r?.stop();
+  });
+
+  it('catches up every skipped hour: a silent FRIEND hears once at 10:00 local, is ignored, and the wait doubles', async () => {
+    // given a FRIEND who last wrote at 09:00 in Seoul on 1 June
+    const { userId } = await r.activeUser();
+
+    // when the clock jumps three days at once
+    await r.advance(72);
+
+    // then the first message went out 24 h after the last one, at the first 10:00 local after
+    expect(await r.plannedSlots(userId)).toEqual(['2026-06-02T01:00:00.000Z']);
+    const ignored = await r.events(userId, Events.RetentionIgnored.name);
+    expect(ignored.map((e) => [e.occurredAt.toISOString(), Events.RetentionIgnored.decode(e.payload).backoffMultiplier])).toEqual([['2026-06-03T01:00:00.000Z', 2]]);
+    // and after the ignore the wait is 48 h, not 24 h
+    await r.advance(2);
+    expect(await r.plannedSlots(userId)).toEqual(['2026-06-02T01:00:00.000Z', '2026-06-04T01:00:00.000Z']);
+    const planned = Events.RetentionPlanned.decode((await r.events(userId, Events.RetentionPlanned.name))[1]!.payload);
+    expect(planned.eligibility).toMatchObject({ stage: 'FRIEND', timezone: 'Asia/Seoul', localTime: '10:00', minInactiveHours: 48, backoffMultiplier: 2, cap: 1, capWindowHours: 24 });
+    // each hour was evaluated exactly once
+    const row = await r.db.selectFrom('schedule').selectAll().where('user_id', '=', userId).executeTakeFirstOrThrow();
+    expect(Number(row.evaluations)).toBe(74);
+    expect(row.evaluated_through?.toISOString()).toBe('2026-06-04T02:00:00.000Z');
+  });
+
+  it('an app open naming the notification acknowledges it: no backoff, the next comes 24 h later', async () => {
+    // given a FRIEND who heard from the friend at 10:00 local
+    const { userId } = await r.activeUser();
+    await r.advance(26);
+    const [plan] = await r.events(userId, Events.RetentionPlanned.name);
+    const p = Events.RetentionPlanned.decode(plan!.payload);
+
+    // when the app is opened from that notification an hour later
+    await r.append('ingress', userId, draft(Events.AppOpened, ingress.AppOpened.fromPartial({ appOpenId: randomUUID(), openedNotificationId: p.notificationId }), r.meta(userId)));
+    const ack = await waitFor(async () => (await r.events(userId, Events.RetentionAcknowledged.name))[0], { timeoutMs: 10_000, what: 'the acknowledgement' });
+
+    // then it is acknowledged by rule C1, and the next message waits only 24 h
+    expect(Events.RetentionAcknowledged.decode(ack.payload)).toMatchObject({ retentionId: p.retentionId, via: 'app_open_notification' });
+    const attributed = (await r.events(userId, Events.AppOpenAttributed.name)).map((e) => Events.AppOpenAttributed.decode(e.payload));
+    expect(attributed).toMatchObject([{ rule: 'notification', retentionId: p.retentionId }]);
+    await r.advance(48);
+    const slots = await r.plannedSlots(userId);
+    expect(slots).toHaveLength(2);
+    expect(Date.parse(slots[1]!) - Date.parse(slots[0]!)).toBe(24 * HOUR);
+    // the second went unanswered: ignored 24 h after it, and nothing more since
+    const ignored = (await r.events(userId, Events.RetentionIgnored.name)).map((e) => Events.RetentionIgnored.decode(e.payload));
+    expect(ignored).toMatchObject([{ backoffMultiplier: 2 }]);
+    expect(Events.RetentionPlanned.decode((await r.events(userId, Events.RetentionPlanned.name))[1]!.payload).eligibility).toMatchObject({ backoffMultiplier: 1, minInactiveHours: 24 });
+  });
+
+  it('a reply in the conversation within 24 h acknowledges; an app open with no id goes to the single recent message', async () => {
+    // given two FRIENDs who each got a message at the same hour
+    const a = await r.activeUser();
+    const b = await r.activeUser();
+    await r.advance(26);
+
+    // when one replies and the other opens the app without a notification id
+    await r.say(a.userId, a.conversationId);
+    await r.append('ingress', b.userId, draft(Events.AppOpened, ingress.AppOpened.fromPartial({ appOpenId: randomUUID() }), r.meta(b.userId)));
+
+    // then both are acknowledged, by rule A and rule C2
+    const via = async (userId: string) =>
+      Events.RetentionAcknowledged.decode((await waitFor(async () => (await r.events(userId, Events.RetentionAcknowledged.name))[0], { timeoutMs: 10_000, what: 'an acknowledgement' })).payload).via;
+    expect(await via(a.userId)).toBe('reply');
+    expect(await via(b.userId)).toBe('app_open_single');
+    const state = await r.queries.get(b.userId);
+    expect(state.messages[0]).toMatchObject({ status: 'delivered', outcome: 'acknowledged', acknowledgedVia: 'app_open_single' });
+  });
+
+  it('proactive off or a mute stops everything; STRANGER never hears; ACQUAINTANCE at most once in 3 days', async () => {
+    // given users who turned proactive off, muted for a week, a STRANGER and an ACQUAINTANCE
+    const off = await r.activeUser({ proactive: false });
+    const muted = await r.activeUser();
+    await r.append('ingress', muted.userId, draft(Events.ControlsUpdated, ingress.ControlsUpdated.fromPartial({ proactiveMessagesEnabled: true, muteUntil: new Date(r.clock.now().getTime() + 7 * 24 * HOUR), via: 'api' }), r.meta(muted.userId)));
+    const stranger = await r.activeUser({ stage: 'STRANGER' });
+    const acquaintance = await r.activeUser({ stage: 'ACQUAINTANCE' });
+
+    // when ten days pass
+    await r.advance(240);
+
+    // then
+    expect(await r.plannedSlots(off.userId)).toEqual([]);
+    expect(await r.plannedSlots(stranger.userId)).toEqual([]);
+    const mutedSlots = await r.plannedSlots(muted.userId);
+    expect(mutedSlots.length).toBeGreaterThan(0);
+    expect(Date.parse(mutedSlots[0]!)).toBeGreaterThan(r.clock.now().getTime() - 3 * 24 * HOUR);
+    const slots = (await r.plannedSlots(acquaintance.userId)).map(Date.parse);
+    expect(slots.length).toBeGreaterThanOrEqual(2);
+    for (let i = 1; i < slots.length; i++) expect(slots[i]! - slots[i - 1]!).toBeGreaterThanOrEqual(72 * HOUR);
+    for (const t of slots) expect(new Date(t).getUTCHours()).toBeLessThan(12);
+  });
+
+  it('replays into an empty schema with the same rows', async () => {
+    const report = await replayProjection({ bus: r.bus, database: r.database, service: 'retention', schema: r.schema, projection: retentionProjection, migrations: service.migrations });
+    expect(report.events).toBeGreaterThan(0);
+    expect(report.equal).toBe(true);
+  });
+});
+
+describe('retention with several replicas (ARCHITECTURE invariant 6)', () => {
+  let r: Awaited<ReturnType<typeof startRetention>>;
+
+  beforeAll(async () => {
+    r = await startRetention('t_ret_replicas');
+  });
+
+  afterAll(async () => {
+    await r?.stop();
+  });
+
+  it('evaluates each user once per hour when three replicas run at once', async () => {
+    // given more users than one lease batch
+    const users = [];
+    for (let i = 0; i < 40; i++) users.push(await r.activeUser());
+
+    // when three scheduler loops run while the clock jumps two days
+    r.clock.advance(48 * HOUR);
+    const loops = ['a', 'b', 'c'].map((replica) => startScheduler({ bus: r.bus, db: r.db, clock: r.clock, logger: silent, pollMs: 50, replica }));
+    await waitFor(
+      async () => {
+        const behind = await r.db.selectFrom('schedule').select('user_id').where('evaluated_through', '<', new Date('2026-06-03T00:00:00Z')).execute();
+        return behind.length === 0 ? true : undefined;
+      },
+      { timeoutMs: 60_000, what: 'every user evaluated through the current hour' },
+    );
+    await Promise.all(loops.map((l) => l.stop()));
+
+    // then every user-hour was evaluated once, and each user got exactly its one message
+    const rows = await r.db.selectFrom('schedule').selectAll().execute();
+    expect(rows.map((x) => Number(x.evaluations))).toEqual(users.map(() => 48));
+    for (const u of users) expect(await r.plannedSlots(u.userId)).toEqual(['2026-06-02T01:00:00.000Z']);
+  });
+});
+
+describe('GetRetention', () => {
+  it('answers found = false for a user retention has not seen', async () => {
+    const r = await startRetention('t_ret_query');
+    try {
+      expect(await r.queries.get(randomUUID())).toMatchObject({ found: false, messages: [] });
+      await expect(r.queries.get('not-a-uuid')).rejects.toThrow(/uuid/);
+    } finally {
+      await r.stop();
+    }
+  });
+});
+

@@ -1,0 +1,277 @@
+import { appendDecided, draft, type Bus, type EventDraft, type RunningConsumer } from '@hearth/bus';
+import type { Clock } from '@hearth/clock';
+import { deriveId, Events } from '@hearth/events';
+import { checkpointOf, waitForPosition } from '@hearth/store';
+import { counter, type Logger } from '@hearth/telemetry';
+import { sql, type Kysely } from 'kysely';
+import { RETENTION, SCHEDULER } from '../config.js';
+import type { RetentionDb } from '../db.js';
+import { dueIgnored, evaluateSlot, type Evaluation } from '../domain/eligibility.js';
+import { floorHour } from '../domain/local-time.js';
+import type { RetentionRecord, UserSnapshot } from '../domain/types.js';
+import { caughtUp, recordsSettled } from '../handlers/wait.js';
+import { retentionProjection } from '../projections/retention.js';
+import { loadRecords, loadUser } from '../state.js';
+
+const HOUR = RETENTION.cadenceMs;
+
+export interface SchedulerDeps {
+  bus: Bus;
+  db: Kysely<RetentionDb>;
+  clock: Clock;
+  logger?: Logger;
+}
+
+/** What one pass did. */
+export interface PassReport {
+  users: number;
+  hours: number;
+  planned: number;
+  ignored: number;
+}
+
+const evaluations = counter('hearth_retention_evaluations_total', 'Hourly retention evaluations of one user (§14.0), by outcome: send or the first failed check');
+const planned = counter('hearth_retention_planned_total', 'Proactive messages planned, by relationship stage');
+const ignoredTotal = counter('hearth_retention_ignored_total', 'Delivered proactive messages recorded as ignored (§14.2)');
+
+export function retentionIdFor(userId: string, slot: Date): string {
+  return deriveId('retention', 'planned', userId, slot.toISOString());
+}
+
+/**
+ * §14.0: evaluates every user once for each hour up to the current one on the
+ * (virtual) clock, catching up the hours a jump of the clock or an outage
+ * skipped, in order. Each user's progress is a `schedule` row that a replica
+ * leases (one statement, SKIP LOCKED) before evaluating it and releases with
+ * the new progress: with several replicas each user-hour is evaluated once. A
+ * crash mid-way lets the lease run out, and the hours evaluated again append
+ * nothing new (their events' ids derive from the user and the hour). No
+ * transaction stays open meanwhile, which the single-connection embedded
+ * database needs.
+ */
+export async function evaluateDueHours(deps: SchedulerDeps, opts: { replica: string; isStopping?: () => boolean }): Promise<PassReport> {
+  const { db } = deps;
+  const current = floorHour(deps.clock.now());
+  const report: PassReport = { users: 0, hours: 0, planned: 0, ignored: 0 };
+  // Decide on what every stream held when the hour came due (new users, messages, controls, deliveries).
+  await projectionCaughtUp(deps);
+  const any = await db.selectFrom('schedule').select('user_id').where('evaluated_through', '<', current).limit(1).executeTakeFirst();
+  if (!any) return report;
+  for (;;) {
+    if (opts.isStopping?.()) return report;
+    const leased = await lease(db, opts.replica, current);
+    for (const row of leased) {
+      if (opts.isStopping?.()) {
+        await release(db, opts.replica, row.user_id);
+        continue;
+      }
+      try {
+        const r = await evaluateUser(deps, row.user_id, row.evaluated_through ?? new Date(current.getTime() - HOUR), current);
+        report.users++;
+        report.hours += r.hours;
+        report.planned += r.planned;
+        report.ignored += r.ignored;
+        await db
+          .updateTable('schedule')
+          .set({ evaluated_through: current, evaluations: sql<string>`evaluations + ${r.hours}`, claimed_by: null, claimed_until: null })
+          .where('user_id', '=', row.user_id)
+          .where('claimed_by', '=', opts.replica)
+          .execute();
+      } catch (err) {
+        await release(db, opts.replica, row.user_id);
+        throw err;
+      }
+    }
+    if (leased.length < SCHEDULER.batchSize) return report;
+  }
+}
+
+/** Leases up to a batch of users with hours due, skipping rows another replica is leasing right now. */
+async function lease(db: Kysely<RetentionDb>, replica: string, current: Date): Promise<{ user_id: string; evaluated_through: Date | null }[]> {
+  return db
+    .updateTable('schedule')
+    .set({ claimed_by: replica, claimed_until: sql<Date>`now() + make_interval(secs => ${SCHEDULER.leaseSeconds})` })
+    .where('user_id', 'in', (eb) =>
+      eb
+        .selectFrom('schedule')
+        .select('user_id')
+        .where('evaluated_through', '<', current)
+        .where((w) => w.or([w('claimed_until', 'is', null), w('claimed_until', '<', sql<Date>`now()`)]))
+        .orderBy('user_id')
+        .limit(SCHEDULER.batchSize)
+        .forUpdate()
+        .skipLocked(),
+    )
+    .returning(['user_id', 'evaluated_through'])
+    .execute();
+}
+
+async function release(db: Kysely<RetentionDb>, replica: string, userId: string): Promise<void> {
+  await db.updateTable('schedule').set({ claimed_by: null, claimed_until: null }).where('user_id', '=', userId).where('claimed_by', '=', replica).execute();
+}
+
+async function projectionCaughtUp(deps: SchedulerDeps): Promise<void> {
+  const deadline = performance.now() + SCHEDULER.catchUpWaitMs;
+  for (const source of retentionProjection.sources) {
+    const target = await deps.bus.lastSeq(source);
+    const stream = deps.bus.topology.stream(source);
+    while ((await checkpointOf(deps.db, retentionProjection.name, stream)) < target) {
+      if (performance.now() > deadline) {
+        deps.logger?.warn({ source, target }, 'retention projection is behind its sources; evaluating on what it holds');
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+}
+
+/** The hours (from, to] of one user, in order. */
+async function evaluateUser(deps: SchedulerDeps, userId: string, from: Date, to: Date): Promise<{ hours: number; planned: number; ignored: number }> {
+  const out = { hours: 0, planned: 0, ignored: 0 };
+  let user = await loadUser(deps.db, userId);
+  if (!user) return out;
+  let records = await loadRecords(deps.db, userId);
+  const oldest = to.getTime() - SCHEDULER.maxCatchUpHours * HOUR;
+  let first = from.getTime() + HOUR;
+  if (first < oldest) {
+    deps.logger?.warn({ userId, from: from.toISOString(), skippedHours: (oldest - first) / HOUR }, 'retention skips hours older than the catch-up limit');
+    first = oldest;
+  }
+  for (let t = first; t <= to.getTime(); t += HOUR) {
+    const slot = new Date(t);
+    out.hours++;
+    // A message planned 24 h ago is judged on its delivery: wait for the orchestrator's word.
+    if (records.some((r) => awaitsDelivery(r, slot))) records = await recordsSettled(deps.db, userId, (rs) => rs.some((r) => awaitsDelivery(r, slot)));
+    const quick = evaluateSlot(user, records, slot);
+    if (dueIgnored(records, slot).length === 0 && !quick.send) {
+      evaluations.add(1, { outcome: quick.reason });
+      continue;
+    }
+    let decided: Evaluation = quick;
+    const appended = await appendDecided(deps.bus, 'retention', userId, async (last) => {
+      await caughtUp(deps.db, last);
+      const u = await loadUser(deps.db, userId);
+      if (!u) return [];
+      const { drafts, evaluation } = decideHour(u, await loadRecords(deps.db, userId), slot);
+      decided = evaluation;
+      return drafts;
+    });
+    evaluations.add(1, { outcome: decided.send ? 'send' : decided.reason });
+    const fresh = appended.filter((a) => !a.duplicate);
+    for (const a of fresh) {
+      if (a.id === retentionIdFor(userId, slot)) {
+        out.planned++;
+        planned.add(1, { stage: decided.reading.stage });
+        deps.logger?.info({ userId, slot: slot.toISOString(), retentionId: a.id, ...decided.reading }, 'proactive message planned');
+      } else {
+        out.ignored++;
+        ignoredTotal.add(1);
+      }
+    }
+    const lastSeq = Math.max(0, ...appended.map((a) => a.seq));
+    if (lastSeq > 0) await waitForPosition(deps.db, retentionProjection.name, deps.bus.topology.subject('retention', userId), lastSeq, { timeoutMs: SCHEDULER.catchUpWaitMs });
+    user = (await loadUser(deps.db, userId)) ?? user;
+    records = await loadRecords(deps.db, userId);
+  }
+  return out;
+}
+
+function awaitsDelivery(r: RetentionRecord, slot: Date): boolean {
+  return r.declinedReason === null && r.deliveredAt === null && r.plannedAt !== null && r.plannedAt.getTime() + RETENTION.ignoredWindowHours * HOUR <= slot.getTime();
+}
+
+/**
+ * One user-hour as events: first the messages whose 24 h ran out unanswered
+ * (§14.2), then — with their backoff in force — the §14.0–§14.1 evaluation.
+ * Every id derives from the user and the hour, so deciding again appends nothing new.
+ */
+export function decideHour(user: UserSnapshot, records: readonly RetentionRecord[], slot: Date): { drafts: EventDraft[]; evaluation: Evaluation } {
+  const meta = (id: string) => ({ id, userId: user.userId, causationId: `retention-hour:${slot.toISOString()}`, correlationId: id, occurredAt: slot });
+  const drafts: EventDraft[] = [];
+  const after = [...records];
+  for (const r of dueIgnored(records, slot)) {
+    const multiplier = RETENTION.backoffFactor ** (1 + ignoredRunBefore(after, r));
+    drafts.push(
+      draft(
+        Events.RetentionIgnored,
+        { retentionId: r.retentionId, deliveredAt: r.deliveredAt!, deadline: new Date(r.deliveredAt!.getTime() + RETENTION.ignoredWindowHours * HOUR), backoffMultiplier: multiplier },
+        meta(deriveId('retention', 'ignored', r.retentionId)),
+      ),
+    );
+    after[after.indexOf(r)] = { ...r, outcome: 'ignored', resolvedAt: slot };
+  }
+  const evaluation = evaluateSlot(user, after, slot);
+  if (evaluation.send) {
+    const retentionId = retentionIdFor(user.userId, slot);
+    const e = evaluation.reading;
+    drafts.push(
+      draft(
+        Events.RetentionPlanned,
+        {
+          retentionId,
+          notificationId: deriveId('retention', 'notification', retentionId),
+          conversationId: user.conversationId!,
+          aiFriendId: user.aiFriendId,
+          slot,
+          eligibility: e,
+        },
+        meta(retentionId),
+      ),
+    );
+  }
+  return { drafts, evaluation };
+}
+
+/** Ignored messages in a row just before `r` (most recent first), for the multiplier an ignore brings. */
+function ignoredRunBefore(records: readonly RetentionRecord[], r: RetentionRecord): number {
+  const sentAt = (x: RetentionRecord) => (x.deliveredAt ?? x.plannedAt)!.getTime();
+  const before = records
+    .filter((x) => x !== r && x.declinedReason === null && (x.deliveredAt ?? x.plannedAt) !== null && sentAt(x) < sentAt(r))
+    .sort((a, b) => sentAt(b) - sentAt(a));
+  let run = 0;
+  for (const x of before) {
+    if (x.outcome !== 'ignored') break;
+    run++;
+  }
+  return run;
+}
+
+/**
+ * Runs {@link evaluateDueHours} every `pollMs` until stopped: cheap when no hour
+ * is due (one indexed query), and quick to notice a jump of the virtual clock.
+ * Shaped as a consumer so that the host's readiness and shutdown cover it.
+ */
+export function startScheduler(deps: SchedulerDeps & { pollMs: number; replica: string }): RunningConsumer {
+  let stopping = false;
+  let wake: (() => void) | null = null;
+  const loop = (async () => {
+    while (!stopping) {
+      try {
+        const r = await evaluateDueHours(deps, { replica: deps.replica, isStopping: () => stopping });
+        if (r.users > 0) deps.logger?.info({ ...r }, 'retention hours evaluated');
+      } catch (err) {
+        deps.logger?.error({ err }, 'retention evaluation failed; retrying at the next poll');
+      }
+      if (stopping) break;
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, deps.pollMs);
+      });
+      wake = null;
+    }
+  })();
+  return {
+    name: 'retention-scheduler',
+    isBound: () => !stopping,
+    async lag() {
+      const current = floorHour(deps.clock.now());
+      const row = await deps.db.selectFrom('schedule').select((eb) => eb.fn.countAll<string>().as('n')).where('evaluated_through', '<', current).executeTakeFirst();
+      return Number(row?.n ?? 0);
+    },
+    async stop() {
+      stopping = true;
+      (wake as (() => void) | null)?.();
+      await loop;
+    },
+  };
+}
