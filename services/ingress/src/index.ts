@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { migration as m0001 } from '../migrations/2026_11_22_0001_users_turns.js';
 import { migration as m0002 } from '../migrations/2026_11_22_0002_persona_event_seq.js';
 import { migration as m0003 } from '../migrations/2026_11_23_0003_controls.js';
+import { migration as m0004 } from '../migrations/2026_11_23_0004_notification_idx.js';
 import { createIngressApp } from './app/ingress-app.js';
 import { createSuppressTopicsReactor } from './handlers/suppress-topics.js';
 import { TurnWaiters } from './app/waiters.js';
@@ -25,6 +26,7 @@ export const service: ServiceDefinition = {
     '2026_11_22_0001_users_turns': m0001,
     '2026_11_22_0002_persona_event_seq': m0002,
     '2026_11_23_0003_controls': m0003,
+    '2026_11_23_0004_notification_idx': m0004,
   },
   projections: [usersProjection, personasProjection, turnsProjection],
   async create(ctx) {

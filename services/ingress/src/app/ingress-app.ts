@@ -6,17 +6,22 @@ import { waitForPosition } from '@hearth/store';
 import { createMemoryQueries } from '@hearth/svc-memory';
 import type { memory } from '@hearth/proto';
 import { getRelationship } from '@hearth/svc-orchestrator';
+import { createRetentionQueries } from '@hearth/svc-retention';
 import type { Logger } from '@hearth/telemetry';
 import type { Kysely, Selectable } from 'kysely';
 import { INGRESS } from '../config.js';
 import type { IngressDb, TurnsTable } from '../db.js';
+import { RETENTION_SOURCE } from '../projections/turns.js';
 import { usersProjection } from '../projections/users.js';
+import { appOpenView, type AppOpenCommand, type AppOpenView } from '../users/app-open.js';
 import type { OnboardingAnswersValue } from '../users/answers.js';
 import { applyControlsPatch, controlsToEvent, DEFAULT_CONTROLS, sameControls, type ControlsPatch, type ControlsValue } from '../users/controls.js';
 import { decideCreateUser, decideOnboarding, decideTurn, stateAfterTurn, type TurnCommand, type UserSnapshot, type UserState } from '../users/user.js';
 import { belongsToTurn, buildTurnTrail, type AuditEvent, type TimelineEvent, type TurnTrail } from './audit.js';
 import { IngressError } from './errors.js';
+import { historyMessages, type HistoryMessage } from './history.js';
 import { relationshipView, type RelationshipView } from './relationship-view.js';
+import { retentionView, type RetentionView } from './retention-view.js';
 import type { TurnWaiters } from './waiters.js';
 
 export interface Profile {
@@ -33,15 +38,6 @@ export interface TurnReply {
   user_state: string;
   routing: Record<string, string>;
   assistant: { message_id: string; text: string; surfaced_memory_ids: string[] };
-}
-
-export interface HistoryMessage {
-  message_id: string;
-  role: 'user' | 'assistant';
-  source: string;
-  text: string;
-  created_at: string;
-  surfaced_memory_ids?: string[];
 }
 
 export interface IngressDeps {
@@ -103,6 +99,7 @@ function memoryView(m: memory.MemoryRecord, all: boolean): MemoryView {
 export function createIngressApp(deps: IngressDeps) {
   const { bus, db, clock } = deps;
   const memories = createMemoryQueries(bus, INGRESS.queryTimeoutMs);
+  const retentionQueries = createRetentionQueries(bus, INGRESS.queryTimeoutMs);
 
   async function existingUser(userId: string) {
     const row = await db.selectFrom('users').select(['user_id', 'controls']).where('user_id', '=', userId).executeTakeFirst();
@@ -261,22 +258,7 @@ export function createIngressApp(deps: IngressDeps) {
         q = q.where('received_at', '<', cursor);
       }
       // Newest `limit` turns, shown oldest first.
-      const rows = (await q.orderBy('received_at', 'desc').orderBy('message_id', 'desc').limit(limit).execute()).reverse();
-      const out: HistoryMessage[] = [];
-      for (const r of rows) {
-        out.push({ message_id: r.message_id, role: 'user', source: r.source ?? 'chat', text: r.text ?? '', created_at: r.received_at!.toISOString() });
-        if (r.assistant_message_id && r.completed_at) {
-          out.push({
-            message_id: r.assistant_message_id,
-            role: 'assistant',
-            source: r.source ?? 'chat',
-            text: r.assistant_text ?? '',
-            created_at: r.completed_at.toISOString(),
-            surfaced_memory_ids: (r.surfaced_memory_ids ?? []) as string[],
-          });
-        }
-      }
-      return out;
+      return historyMessages((await q.orderBy('received_at', 'desc').orderBy('message_id', 'desc').limit(limit).execute()).reverse());
     },
 
     /** Every event about a user across all streams, in order of occurrence. */
@@ -348,12 +330,61 @@ export function createIngressApp(deps: IngressDeps) {
       return this.controls(userId);
     },
 
-    /** The decision trail of one turn, from the events correlated with it. */
+    /**
+     * POST /v1/me/app-opens: an app open for retention attribution (turn-pipeline
+     * §14.2). A notification id must be one of the caller's own proactive
+     * messages, so retention never attributes an open to another user's message.
+     */
+    async openApp(userId: string, cmd: AppOpenCommand): Promise<AppOpenView> {
+      const openedAt = clock.now();
+      await appendDecided(bus, 'ingress', userId, async (last) => {
+        if (last && !(await waitForPosition(db, usersProjection.name, last.subject, last.seq))) {
+          throw new IngressError(503, 'UNAVAILABLE', 'user state is catching up; retry shortly');
+        }
+        await existingUser(userId);
+        if (cmd.openedNotificationId) await assertOwnNotification(userId, cmd.openedNotificationId);
+        // The event id is the app_open_id: a retried append is deduplicated.
+        return [
+          draft(
+            Events.AppOpened,
+            { appOpenId: cmd.appOpenId, openedNotificationId: cmd.openedNotificationId ?? '' },
+            { id: cmd.appOpenId, userId, occurredAt: openedAt, correlationId: cmd.appOpenId },
+          ),
+        ];
+      });
+      return appOpenView(cmd, openedAt);
+    },
+
+    /** GET /v1/admin/users/{id}/retention: the retention service's state of the user. */
+    async retention(userId: string): Promise<RetentionView> {
+      const user = await db.selectFrom('users').select('user_id').where('user_id', '=', userId).executeTakeFirst();
+      if (!user) throw new IngressError(404, 'USER_NOT_FOUND', 'no such user');
+      try {
+        return retentionView(userId, await retentionQueries.get(userId));
+      } catch (err) {
+        if (!(err instanceof QueryError)) throw err;
+        deps.logger.warn({ err, userId }, 'GetRetention failed');
+        throw new IngressError(503, 'UNAVAILABLE', 'retention is not available right now; retry shortly');
+      }
+    },
+
+    /**
+     * The decision trail of one turn, from the events correlated with it. A
+     * proactive message has no user message: its retention_id finds it, and so
+     * does the id the history shows for it (its notification id).
+     */
     async turnTrail(messageId: string): Promise<TurnTrail> {
-      const turn = await db.selectFrom('turns').select(['user_id', 'conversation_id']).where('message_id', '=', messageId).executeTakeFirst();
+      const turn =
+        (await db.selectFrom('turns').select(['message_id', 'user_id', 'conversation_id']).where('message_id', '=', messageId).executeTakeFirst()) ??
+        (await db
+          .selectFrom('turns')
+          .select(['message_id', 'user_id', 'conversation_id'])
+          .where('assistant_message_id', '=', messageId)
+          .where('source', '=', RETENTION_SOURCE)
+          .executeTakeFirst());
       if (!turn) throw new IngressError(404, 'TURN_NOT_FOUND', 'no turn with this message_id');
-      const events = (await userEvents(turn.user_id)).filter((e) => belongsToTurn(e, messageId));
-      return buildTurnTrail({ messageId, userId: turn.user_id, conversationId: turn.conversation_id }, events);
+      const events = (await userEvents(turn.user_id)).filter((e) => belongsToTurn(e, turn.message_id));
+      return buildTurnTrail({ messageId: turn.message_id, userId: turn.user_id, conversationId: turn.conversation_id }, events);
     },
   };
 
@@ -393,9 +424,28 @@ export function createIngressApp(deps: IngressDeps) {
     if (any && any.user_id !== userId) throw new IngressError(403, 'FORBIDDEN', 'this conversation belongs to another user');
   }
 
+  /** A notification id the caller may name: the assistant message of one of their own proactive messages. */
+  async function assertOwnNotification(userId: string, notificationId: string): Promise<void> {
+    const turn = await db
+      .selectFrom('turns')
+      .select('message_id')
+      .where('user_id', '=', userId)
+      .where('source', '=', RETENTION_SOURCE)
+      .where('assistant_message_id', '=', notificationId)
+      .executeTakeFirst();
+    // Another user's notification is indistinguishable from none: nothing leaks.
+    if (!turn) throw new IngressError(404, 'NOTIFICATION_NOT_FOUND', 'no such notification');
+  }
+
   async function beforeCursor(userId: string, before: string): Promise<Date> {
     if (/^[0-9a-f-]{36}$/i.test(before)) {
-      const row = await db.selectFrom('turns').select('received_at').where('message_id', '=', before).where('user_id', '=', userId).executeTakeFirst();
+      // The oldest message a client sees of a proactive message is the assistant's: its id pages too.
+      const row = await db
+        .selectFrom('turns')
+        .select('received_at')
+        .where('user_id', '=', userId)
+        .where((eb) => eb.or([eb('message_id', '=', before), eb.and([eb('assistant_message_id', '=', before), eb('source', '=', RETENTION_SOURCE)])]))
+        .executeTakeFirst();
       if (!row?.received_at) throw new IngressError(422, 'INVALID_FIELDS', 'before: no such message in this conversation', { field: 'before' });
       return row.received_at;
     }
@@ -405,7 +455,8 @@ export function createIngressApp(deps: IngressDeps) {
   }
 
   function replyForExisting(userId: string, cmd: TurnCommand, row: Selectable<TurnsTable>): Promise<TurnReply> | TurnReply {
-    if (row.user_id !== userId || row.conversation_id !== cmd.conversationId || (row.text !== null && row.text !== cmd.text)) {
+    // A proactive message's id (its retention_id) was never a user message.
+    if (row.user_id !== userId || row.conversation_id !== cmd.conversationId || row.source === RETENTION_SOURCE || (row.text !== null && row.text !== cmd.text)) {
       throw new IngressError(409, 'MESSAGE_ID_CONFLICT', 'this message_id was already used for a different message');
     }
     if (row.completed_at && row.received_at) return replyOf(row);

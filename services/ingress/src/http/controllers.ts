@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { INGRESS } from '../config.js';
 import type { IngressApp } from '../app/ingress-app.js';
 import { onboardingAnswersSchema, optionalTimezone } from '../users/answers.js';
+import { appOpenCommand, appOpenSchema } from '../users/app-open.js';
 import { controlsPatchSchema } from '../users/controls.js';
 import { adminOf, api, principalOf, type IngressAuth } from './auth.js';
 import { DocsController } from './docs.controller.js';
@@ -93,6 +94,15 @@ export class MeController {
     return api(() => this.app.patchControls(userId, patch));
   }
 
+  @Post('me/app-opens')
+  @HttpCode(202)
+  async appOpened(@Req() req: FastifyRequest, @Body() body: unknown) {
+    const { userId } = await principalOf(this.auth, req);
+    // No body is an open that no notification caused.
+    const cmd = appOpenCommand(crypto.randomUUID(), parse(appOpenSchema, body ?? {}));
+    return api(() => this.app.openApp(userId, cmd));
+  }
+
   @Put('me/onboarding')
   async onboarding(@Req() req: FastifyRequest, @Body() body: unknown) {
     const { userId } = await principalOf(this.auth, req);
@@ -156,6 +166,13 @@ export class AdminController {
     await adminOf(this.auth, req);
     const id = uuidParam('user_id', userId);
     return api(async () => ({ events: await this.app.timeline(id) }));
+  }
+
+  @Get('users/:userId/retention')
+  async retention(@Req() req: FastifyRequest, @Param('userId') userId: string) {
+    await adminOf(this.auth, req);
+    const id = uuidParam('user_id', userId);
+    return api(() => this.app.retention(id));
   }
 
   @Get('turns/:messageId')

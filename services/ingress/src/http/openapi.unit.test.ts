@@ -4,6 +4,8 @@ import { RequestMethod } from '@nestjs/common';
 import { HealthController } from '@hearth/host';
 import { buildTurnTrail } from '../app/audit.js';
 import { INITIAL_RELATIONSHIP } from '../app/relationship-view.js';
+import { retentionView } from '../app/retention-view.js';
+import { appOpenCommand, appOpenView } from '../users/app-open.js';
 import { AGE_BANDS, OCCUPATIONS } from '../users/answers.js';
 import { TOPIC_IDS } from '@hearth/text';
 import { INGRESS_CONTROLLERS } from './controllers.js';
@@ -128,6 +130,8 @@ describe('OpenAPI document of the ingress API', () => {
   it.each([
     ['GET', '/v1/me/relationship', ['200', '401', '404', '503']],
     ['GET', '/v1/admin/turns/{message_id}', ['200', '401', '403', '404', '422']],
+    ['POST', '/v1/me/app-opens', ['202', '400', '401', '404', '413', '422', '503']],
+    ['GET', '/v1/admin/users/{user_id}/retention', ['200', '401', '403', '404', '422', '503']],
   ])('documents %s %s with its statuses', (method, path, statuses) => {
     const doc = documented.find((d) => key(d.method, d.path) === key(method, path));
     expect(Object.keys(doc!.operation.responses).sort()).toEqual(statuses);
@@ -144,6 +148,40 @@ describe('OpenAPI document of the ingress API', () => {
     const schema = OPENAPI.components.schemas.TurnTrail!;
     expect([...(schema.required as string[])].sort()).toEqual(Object.keys(trail).sort());
     expect(Object.keys(schema.properties as object).sort()).toEqual(Object.keys(trail).sort());
+  });
+
+  it('describes the app open and the retention state the app answers', () => {
+    const shapes = {
+      AppOpen: appOpenView(appOpenCommand('a', {}), new Date(0)),
+      Retention: retentionView('u', { found: true, evaluatedThrough: undefined, backoffMultiplier: 1, messages: [] }),
+      RetentionMessage: retentionView('u', {
+        found: true,
+        evaluatedThrough: undefined,
+        backoffMultiplier: 1,
+        messages: [
+          {
+            retentionId: 'r',
+            notificationId: 'n',
+            conversationId: 'c',
+            plannedAt: undefined,
+            status: 'planned',
+            deliveredAt: undefined,
+            outcome: '',
+            acknowledgedVia: '',
+            resolvedAt: undefined,
+            declinedReason: '',
+          },
+        ],
+      }).messages[0]!,
+    };
+    for (const [name, shape] of Object.entries(shapes)) {
+      const schema = OPENAPI.components.schemas[name]!;
+      expect([...(schema.required as string[])].sort()).toEqual(Object.keys(shape).sort());
+      expect(Object.keys(schema.properties as object).sort()).toEqual(Object.keys(shape).sort());
+    }
+    expect(OPENAPI.tags.map((t) => t.name)).toContain('retention');
+    const source = (OPENAPI.components.schemas.HistoryMessage!.properties as Record<string, JsonSchema>).source!;
+    expect(source.enum).toContain('retention');
   });
 
   it('is plain JSON', () => {

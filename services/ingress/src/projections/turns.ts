@@ -3,6 +3,9 @@ import { Events, type RoutingDecision } from '@hearth/events';
 import type { Projection } from '@hearth/store';
 import type { IngressDb } from '../db.js';
 
+/** The source of a proactive message's turn (turn-pipeline §14); chat turns are 'chat'. */
+export const RETENTION_SOURCE = 'retention';
+
 /** The routing fields the API returns (../shared/API.md). */
 export function routingJson(r: RoutingDecision | undefined): Record<string, string> {
   return {
@@ -17,7 +20,9 @@ export function routingJson(r: RoutingDecision | undefined): Record<string, stri
 /**
  * The message log: the user side from TurnReceived, the assistant side from
  * TurnCompleted or ChatRefused. Each side upserts only its own columns, so the
- * rows are the same whichever stream is applied first.
+ * rows are the same whichever stream is applied first. A proactive message
+ * (source retention, turn-pipeline §14) has no TurnReceived: its TurnCompleted
+ * fills the few user-side columns the readers need, and nothing else writes them.
  */
 export const turnsProjection: Projection<IngressDb> = {
   name: 'turns',
@@ -45,6 +50,7 @@ export const turnsProjection: Projection<IngressDb> = {
       case Events.ChatRefused.name: {
         const refused = e.type === Events.ChatRefused.name;
         const c = refused ? payloadOf(e, Events.ChatRefused) : payloadOf(e, Events.TurnCompleted);
+        const retention = 'source' in c && c.source === RETENTION_SOURCE;
         const assistant = {
           routing: JSON.stringify(routingJson(c.routing)),
           assistant_message_id: c.assistantMessageId,
@@ -52,6 +58,8 @@ export const turnsProjection: Projection<IngressDb> = {
           surfaced_memory_ids: JSON.stringify('surfacedMemoryIds' in c ? c.surfacedMemoryIds : []),
           completed_at: e.occurredAt,
           refused,
+          // Its message_id is the retention_id; received_at places it in the history at the time it was sent.
+          ...(retention ? { source: RETENTION_SOURCE, text: '', received_at: e.occurredAt } : {}),
         };
         await trx
           .insertInto('turns')
