@@ -135,3 +135,46 @@ export const RECIPE = {
   /** How long a turn waits for its own projections to catch up before deciding anyway. */
   projectionWaitMs: 10_000,
 } as const;
+
+/** turn-pipeline §14.3–§14.5: rendering a planned proactive message. */
+export const RETENTION = {
+  /** §14.5 step 1: a follow-up only when the user has not replied for at least 24 h. */
+  followUpAfterMs: 24 * 60 * 60 * 1000,
+  /** §14.5 step 2: the light context nudge is for these stages only. */
+  nudgeStages: ['FRIEND', 'CLOSE_FRIEND'] as readonly Stage[],
+  /** §14.5 anti-repetition: never repeat the opener of the last 10 retention messages. */
+  recentOpeners: 10,
+  /** §14.5 anti-repetition: re-renders after the first, then the shortest neutral opener. */
+  maxRerenders: 5,
+  /** §14.5 step 3: at most 2 sentences and at most 1 question (held by every step). */
+  maxSentences: 2,
+  maxQuestions: 1,
+  /** §14.5 step 2: memories are read as memory_read_policy LIGHT. */
+  memoryReadPolicy: 'LIGHT',
+  /**
+   * Memories asked for the nudge: the memory service's maximum (not a spec number:
+   * the allowlisted facts can sit behind many more recently confirmed memories).
+   */
+  memoryLimit: 50,
+  /** A fact value longer than this is no light reference (not a spec number: §14.5 "short"). */
+  nudgeValueMaxWords: 6,
+} as const;
+
+/**
+ * The routing of a retention turn (§2.2 RoutingDecision): the friend pipeline,
+ * a LIGHT read for the nudge, no vector search, no memory write, no relationship
+ * update; retention_policy SEND, or SKIP when the orchestrator declines (§14.4).
+ */
+export const RETENTION_ROUTING = {
+  pipeline: 'FRIEND_CHAT',
+  safetyPolicy: 'ALLOW',
+  memoryReadPolicy: 'LIGHT',
+  vectorSearchPolicy: 'OFF',
+  memoryWritePolicy: 'NONE',
+  relationshipUpdatePolicy: 'OFF',
+  retentionPolicy: 'SEND',
+  retrievalQueryText: '',
+  notes: '',
+  safetyReason: '',
+  crisisSafe: false,
+} as const;

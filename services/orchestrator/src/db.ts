@@ -8,6 +8,9 @@ export interface ProfilesTable {
   client_timezone: string | null;
   suppressed_topics: Generated<string[]>;
   ai_friend_id: string | null;
+  /** §2.7 UserControls: proactive messages on (the default) or off, and muted until when (null: not muted). */
+  proactive_messages_enabled: Generated<boolean>;
+  mute_until: Date | null;
   updated_at: Date;
 }
 

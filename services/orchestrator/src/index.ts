@@ -4,11 +4,13 @@ import type { Kysely } from 'kysely';
 import { migration as m0001 } from '../migrations/2026_11_22_0001_profiles_personas.js';
 import { migration as m0002 } from '../migrations/2026_11_22_0002_persona_sampling.js';
 import { migration as m0003 } from '../migrations/2026_11_22_0003_relationships_dialogue.js';
+import { migration as m0004 } from '../migrations/2026_11_22_0004_profile_retention_controls.js';
 import { createChatClient, loadLlmConfig } from '@hearth/llm';
 import { createMemoryClient } from './adapters/memory.js';
 import { OFFLINE_PROVIDER, RECIPE } from './config.js';
 import type { OrchestratorDb } from './db.js';
 import { createAssignPersonaReactor } from './handlers/assign-persona.js';
+import { createRenderRetentionReactor } from './handlers/render-retention.js';
 import { createRespondReactor } from './handlers/respond.js';
 import { personasProjection } from './projections/personas.js';
 import { turnsProjection } from './projections/turns.js';
@@ -16,13 +18,14 @@ import { profilesProjection } from './projections/profiles.js';
 import { createGetPersonaQuery, GET_PERSONA } from './queries/get-persona.js';
 import { createGetRelationshipQuery, GET_RELATIONSHIP } from './queries/get-relationship.js';
 
-/** The orchestrator: personas and turn execution (turn-pipeline §3, §7–§11). */
+/** The orchestrator: personas and turn execution (turn-pipeline §3, §7–§11), proactive messages included (§14.3–§14.5). */
 export const service: ServiceDefinition = {
   name: 'orchestrator',
   migrations: {
     '2026_11_22_0001_profiles_personas': m0001,
     '2026_11_22_0002_persona_sampling': m0002,
     '2026_11_22_0003_relationships_dialogue': m0003,
+    '2026_11_22_0004_profile_retention_controls': m0004,
   },
   projections: [profilesProjection, personasProjection, turnsProjection],
   async create(ctx) {
@@ -47,6 +50,7 @@ export const service: ServiceDefinition = {
           ...(await startProjection(ctx.bus, db, 'orchestrator', turnsProjection)),
           ...(await startReactor(ctx.bus, db, 'orchestrator', createAssignPersonaReactor(deps))),
           ...(await startReactor(ctx.bus, db, 'orchestrator', createRespondReactor(deps))),
+          ...(await startReactor(ctx.bus, db, 'orchestrator', createRenderRetentionReactor(deps))),
         ];
       },
     };

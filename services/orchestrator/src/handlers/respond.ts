@@ -10,7 +10,7 @@ import type { MemoryPort } from '../adapters/memory.js';
 import { GATES, OFFLINE_PROVIDER, RECIPE, RELATIONSHIP, type Stage } from '../config.js';
 import type { OrchestratorDb } from '../db.js';
 import { evaluateReply, isSensitive, openerNorm, recallAsked, type ExemptGate, type GateVerdict } from '../gates/index.js';
-import { seedFromId, type StableStyle } from '../personas/assign.js';
+import { NEUTRAL_STYLE, seedFromId, type StableStyle } from '../personas/assign.js';
 import { PERSONA_LIBRARY, type PersonaTemplate } from '../personas/library.js';
 import { turnsProjection } from '../projections/turns.js';
 import { analyzeEmotion, detectEvidence, initialRelationship, updateRelationship, viewAt, type RelationshipState } from '../relationship/index.js';
@@ -46,16 +46,6 @@ const FIXED_REPLY_EXEMPT: ExemptGate[] = ['emoji_band', 'sentence_band', 'lexico
 const outcomes = counter('hearth_turn_outcomes_total', 'Replies by how they came about (draft, rewrite, fallback, refusal, crisis_safe) and provider');
 const gateFailures = counter('hearth_gate_failures_total', 'Candidate replies a §10 quality gate rejected, by gate and pass (0 draft, 1 rewrite)');
 const llmLatency = histogram('hearth_llm_exchange_seconds', 'Time of one LLM exchange, by purpose and whether it failed', 's');
-
-const NEUTRAL_STYLE: StableStyle = {
-  msg_length_pref: 'medium',
-  emoji_freq: 'none',
-  humor_mode: 'none',
-  directness_level: 'balanced',
-  followup_question_rate: 'low',
-  lexicon_bias: 'clean',
-  punctuation_quirks: [],
-};
 
 /**
  * TurnRouted → the recipe of turn-pipeline §7.1: load profile, controls, persona

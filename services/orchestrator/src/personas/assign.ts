@@ -10,6 +10,17 @@ export interface StableStyle {
   punctuation_quirks: string[];
 }
 
+/** The style of a user whose persona is not assigned (yet): plain, and no quirks. */
+export const NEUTRAL_STYLE: Readonly<StableStyle> = Object.freeze({
+  msg_length_pref: 'medium',
+  emoji_freq: 'none',
+  humor_mode: 'none',
+  directness_level: 'balanced',
+  followup_question_rate: 'low',
+  lexicon_bias: 'clean',
+  punctuation_quirks: [],
+});
+
 const DIRECTNESS: Record<string, StableStyle['directness_level']> = {
   'Blunt Honest': 'blunt',
   'Dry Humor': 'blunt',

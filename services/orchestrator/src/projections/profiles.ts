@@ -28,6 +28,7 @@ export const profilesProjection: Projection<OrchestratorDb> = {
             age_band: a?.ageBand ?? null,
             client_timezone: a?.clientTimezone ?? null,
             suppressed_topics: JSON.stringify(a?.suppressedTopics ?? []) as unknown as string[],
+            proactive_messages_enabled: a ? a.proactiveMessagesEnabled : true,
             ai_friend_id: p.aiFriendId,
             updated_at: e.occurredAt,
           })
@@ -37,10 +38,16 @@ export const profilesProjection: Projection<OrchestratorDb> = {
       }
       case Events.ControlsUpdated.name: {
         // §2.7 controls apply from the next turn: a PATCH, or "don't bring this topic up again".
+        // The event carries the controls whole; §14.4 reads the proactive switch and the mute.
         const c = payloadOf(e, Events.ControlsUpdated);
         await trx
           .updateTable('profiles')
-          .set({ suppressed_topics: JSON.stringify(c.suppressedTopics) as unknown as string[], updated_at: e.occurredAt })
+          .set({
+            suppressed_topics: JSON.stringify(c.suppressedTopics) as unknown as string[],
+            proactive_messages_enabled: c.proactiveMessagesEnabled,
+            mute_until: c.muteUntil ?? null,
+            updated_at: e.occurredAt,
+          })
           .where('user_id', '=', e.userId)
           .execute();
         return;
