@@ -348,6 +348,7 @@ describe('a turn through the HTTP API (scripts/start, Postgres)', () => {
         ['orchestrator/personas', true],
         ['orchestrator/turns', true],
         ['memory/memories', true],
+        ['retention/retention', true],
       ]);
       for (const [, , events] of results) expect(events).toBeGreaterThan(0);
     } finally {
