@@ -49,7 +49,10 @@ export function retentionIdFor(userId: string, slot: Date): string {
  * transaction stays open meanwhile, which the single-connection embedded
  * database needs.
  */
-export async function evaluateDueHours(deps: SchedulerDeps, opts: { replica: string; isStopping?: () => boolean }): Promise<PassReport> {
+export async function evaluateDueHours(
+  deps: SchedulerDeps,
+  opts: { replica: string; isStopping?: () => boolean; onUser?: (report: { userId: string; hours: number; ms: number }) => void },
+): Promise<PassReport> {
   const { db } = deps;
   const current = floorHour(deps.clock.now());
   const report: PassReport = { users: 0, hours: 0, planned: 0, ignored: 0 };
@@ -66,7 +69,9 @@ export async function evaluateDueHours(deps: SchedulerDeps, opts: { replica: str
         continue;
       }
       try {
+        const t0 = performance.now();
         const r = await evaluateUser(deps, row.user_id, row.evaluated_through ?? new Date(current.getTime() - HOUR), current);
+        opts.onUser?.({ userId: row.user_id, hours: r.hours, ms: performance.now() - t0 });
         report.users++;
         report.hours += r.hours;
         report.planned += r.planned;
