@@ -302,9 +302,17 @@ export function nudgeOf(input: Pick<RetentionInput, 'stage' | 'memories' | 'loca
   return usable[0]!;
 }
 
-/** The persona's hint tokens that fit as a lead at this stage: its own lexicon and quirks, the stage's intimacy cap, no topic, no mark. */
+/**
+ * The hint tokens that read as an opening word of a message nobody asked for.
+ * The rest react to something said ("obsessed", "busted", "proud of you",
+ * "small step"), and as a lead they read as nonsense.
+ */
+export const LEAD_HINTS: ReadonlySet<string> = new Set(['aw', 'bestie', 'honestly', 'mm', 'ngl', 'ooh', 'real talk', 'sending warmth', 'yeah']);
+
+/** The persona's hint tokens that fit as a lead at this stage: an opening word, its own lexicon and quirks, the stage's intimacy cap, no topic, no mark. */
 export function usableHints(persona: RetentionPersona, stage: Stage): string[] {
   return persona.hintTokens.filter((token) => {
+    if (!LEAD_HINTS.has(token.toLowerCase())) return false;
     if (/[.!?？！。…~()]/.test(token) || replyTopics(token).length > 0) return false;
     const probe = `${capitalize(token)}, okay.`;
     return intimacyGate(probe, stage).pass && lexiconGate(probe, persona.lexiconBias).pass && quirksGate(probe, persona.punctuationQuirks).pass;

@@ -287,12 +287,14 @@ describe('§14.5 step 3: GENERIC-SAFE CHECK-IN', () => {
 
   it('weaves a persona hint token in for some messages, and only tokens the persona may say at that stage', () => {
     const PT05 = PERSONA_LIBRARY.find((t) => t.template_id === 'PT05')!;
-    // PT05 is slang: "lol" is internet shorthand, above its lexicon.
-    expect(usableHints(personaOf(PT05), 'FRIEND')).toEqual(['oh please', 'busted']);
-    // PT02's "proud of you" is warm language: not for a STRANGER.
+    // PT05's tokens react to something said ("busted", "oh please"): none opens a message.
+    expect(usableHints(personaOf(PT05), 'FRIEND')).toEqual([]);
+    // PT02's "proud of you" never leads; "aw" and "sending warmth" do.
     const PT02 = PERSONA_LIBRARY.find((t) => t.template_id === 'PT02')!;
-    expect(usableHints(personaOf(PT02), 'STRANGER')).not.toContain('proud of you');
-    expect(usableHints(personaOf(PT02), 'FRIEND')).toContain('proud of you');
+    expect(usableHints(personaOf(PT02), 'FRIEND')).toEqual(['aw', 'sending warmth']);
+    // PT06 is internet shorthand: "ngl" and "bestie" lead, "lmao" does not.
+    const PT06 = PERSONA_LIBRARY.find((t) => t.template_id === 'PT06')!;
+    expect(usableHints(personaOf(PT06), 'ACQUAINTANCE')).toEqual(['ngl', 'bestie']);
     const texts = Array.from({ length: 60 }, (_, i) => renderRetention(input({ retentionId: `r-${i}` })).text);
     expect(texts.some((t) => PT01.lexicon_bias.hint_tokens.some((h) => t.toLowerCase().startsWith(h)))).toBe(true);
     expect(new Set(texts).size).toBeGreaterThan(5);
