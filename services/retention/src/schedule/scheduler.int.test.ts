@@ -275,6 +275,46 @@ describe('retention with several replicas (ARCHITECTURE invariant 6)', () => {
   });
 });
 
+describe('retention across a restart (ARCHITECTURE invariant 7)', () => {
+  let r: Awaited<ReturnType<typeof startRetention>>;
+
+  beforeAll(async () => {
+    r = await startRetention('t_ret_restart');
+  });
+
+  afterAll(async () => {
+    await r?.stop();
+  });
+
+  it('a scheduler stopped mid catch-up hands over: every user-hour evaluated once, the same messages as one run', async () => {
+    // given silent FRIENDs and ten days to catch up
+    const users = [];
+    for (let i = 0; i < 30; i++) users.push(await r.activeUser());
+    r.clock.advance(240 * HOUR);
+
+    // when one replica starts, is stopped part-way, and another takes over
+    const first = startScheduler({ bus: r.bus, db: r.db, clock: r.clock, logger: silent, pollMs: 50, replica: 'first' });
+    await waitFor(async () => ((await r.db.selectFrom('schedule').select('user_id').where('evaluated_through', '=', new Date('2026-06-11T00:00:00Z')).execute()).length > 0 ? true : undefined), {
+      timeoutMs: 30_000,
+      what: 'the first replica to finish a user',
+    });
+    await first.stop();
+    const doneByFirst = (await r.db.selectFrom('schedule').select('user_id').where('evaluated_through', '=', new Date('2026-06-11T00:00:00Z')).execute()).length;
+    const second = startScheduler({ bus: r.bus, db: r.db, clock: r.clock, logger: silent, pollMs: 50, replica: 'second' });
+    await waitFor(async () => ((await r.db.selectFrom('schedule').select('user_id').where('evaluated_through', '<', new Date('2026-06-11T00:00:00Z')).execute()).length === 0 ? true : undefined), {
+      timeoutMs: 60_000,
+      what: 'the second replica to catch up the rest',
+    });
+    await second.stop();
+
+    // then the hand-over lost and repeated nothing: 1 June 09:00 KST + 24 h, then 48 h and 96 h after ignores
+    expect(doneByFirst).toBeLessThan(users.length);
+    const rows = await r.db.selectFrom('schedule').selectAll().execute();
+    expect(rows.map((x) => [Number(x.evaluations), x.claimed_by])).toEqual(users.map(() => [240, null]));
+    for (const u of users) expect(await r.plannedSlots(u.userId)).toEqual(['2026-06-02T01:00:00.000Z', '2026-06-04T01:00:00.000Z', '2026-06-08T01:00:00.000Z']);
+  });
+});
+
 describe('GetRetention', () => {
   it('answers found = false for a user retention has not seen', async () => {
     const r = await startRetention('t_ret_query');

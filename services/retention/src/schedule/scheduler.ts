@@ -133,6 +133,7 @@ async function projectionCaughtUp(deps: SchedulerDeps): Promise<void> {
 /** The hours (from, to] of one user, in order. */
 async function evaluateUser(deps: SchedulerDeps, userId: string, from: Date, to: Date): Promise<{ hours: number; planned: number; ignored: number }> {
   const out = { hours: 0, planned: 0, ignored: 0 };
+  const gaveUp = new Set<string>();
   let user = await loadUser(deps.db, userId);
   if (!user) return out;
   let records = await loadRecords(deps.db, userId);
@@ -145,8 +146,13 @@ async function evaluateUser(deps: SchedulerDeps, userId: string, from: Date, to:
   for (let t = first; t <= to.getTime(); t += HOUR) {
     const slot = new Date(t);
     out.hours++;
-    // A message planned 24 h ago is judged on its delivery: wait for the orchestrator's word.
-    if (records.some((r) => awaitsDelivery(r, slot))) records = await recordsSettled(deps.db, userId, (rs) => rs.some((r) => awaitsDelivery(r, slot)));
+    // A message planned 24 h ago is judged on its delivery: wait for the orchestrator's
+    // word, once per message and pass (if the orchestrator is down, the next pass judges it).
+    const waiting = (rs: RetentionRecord[]) => rs.some((r) => awaitsDelivery(r, slot) && !gaveUp.has(r.retentionId));
+    if (waiting(records)) {
+      records = await recordsSettled(deps.db, userId, waiting);
+      for (const r of records) if (awaitsDelivery(r, slot)) gaveUp.add(r.retentionId);
+    }
     const quick = evaluateSlot(user, records, slot);
     if (dueIgnored(records, slot).length === 0 && !quick.send) {
       evaluations.add(1, { outcome: quick.reason });
