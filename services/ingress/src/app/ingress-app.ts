@@ -438,7 +438,7 @@ export function createIngressApp(deps: IngressDeps) {
   }
 
   async function beforeCursor(userId: string, before: string): Promise<Date> {
-    if (/^[0-9a-f-]{36}$/i.test(before)) {
+    if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(before)) {
       // The oldest message a client sees of a proactive message is the assistant's: its id pages too.
       const row = await db
         .selectFrom('turns')

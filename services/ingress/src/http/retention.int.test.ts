@@ -285,6 +285,9 @@ describe('retention at the ingress edge', () => {
       expect(newest.body.messages.map((m: { message_id: string }) => m.message_id)).toEqual([nudge.notificationId]);
       expect(older.status).toBe(200);
       expect(older.body.messages.map((m: { message_id: string }) => m.message_id)).toEqual([first.messageId, first.assistantMessageId]);
+      // 36 characters of dashes look like an id to a loose pattern: a clear 422, not a database error.
+      const dashes = await call('GET', `/v1/conversations/${conversation}/messages?before=${'-'.repeat(36)}`, { token });
+      expect(dashes.status).toBe(422);
     });
 
     it("makes the conversation its user's: another user gets 403, and its retention_id is no message_id to reuse", async () => {
