@@ -1,5 +1,5 @@
 // Proactive messages through the HTTP API on the virtual clock, against Hearth
-// started as the README starts it (scripts/start, offline provider, Postgres):
+// started as the README starts it (scripts/start, offline provider, Postgres and PGlite):
 // a FRIEND who goes silent hears at most once a day and only within 10:00–21:00
 // in their own timezone; an ignored message doubles the wait; an app open from
 // the notification acknowledges it; turning proactive off stops it all
@@ -26,13 +26,14 @@ function localHour(iso: string): number {
   return Number(new Intl.DateTimeFormat('en-US', { timeZone: ZONE, hour: '2-digit', hourCycle: 'h23' }).format(new Date(iso)));
 }
 
-describe('proactive messages through the HTTP API on the virtual clock (scripts/start, Postgres)', () => {
+// Postgres, and the embedded PGlite of the laptop default (one connection: the scheduler holds no transaction open).
+describe.each(['postgres', 'pglite'] as const)('proactive messages through the HTTP API on the virtual clock (scripts/start, %s)', (database) => {
   let hearth: RunningHearth;
   let anon: HearthClient;
 
   beforeAll(async () => {
     // The scheduler looks for due hours every 200 ms, so a jump of the clock is picked up at once.
-    hearth = await startHearth({ mode: 'all', database: 'postgres', env: { RETENTION_POLL_MS: '200' } });
+    hearth = await startHearth({ mode: 'all', database, env: { RETENTION_POLL_MS: '200' } });
     anon = new HearthClient(hearth.url);
   });
 
