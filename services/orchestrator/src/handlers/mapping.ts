@@ -39,3 +39,11 @@ export function verdictToProto(v: PassVerdict): orchestrator.GateVerdict {
     measured: Object.fromEntries(Object.entries(v.measured).map(([k, val]) => [k, String(val)])),
   };
 }
+
+/** A memory the turn loaded, as `Retrieval.memories` records it. */
+export function retrievedToProto(
+  m: { memoryId: string; type: string; memoryKey: string; memoryValue: string; confidence: number; topicIds: string[] },
+  via: 'structured' | 'vector',
+): orchestrator.RetrievedMemory {
+  return { memoryId: m.memoryId, type: m.type, memoryKey: m.memoryKey, memoryValue: m.memoryValue, confidence: m.confidence, topicIds: m.topicIds, via };
+}

@@ -16,7 +16,7 @@ import { profilesProjection } from '../projections/profiles.js';
 import { turnsProjection } from '../projections/turns.js';
 import { personaConstraints } from '../turn/constraints.js';
 import { declineReason, followUpOf, renderRetention, type DeclineReason, type RetentionMemory, type RetentionStep } from '../turn/retention.js';
-import { verdictToProto } from './mapping.js';
+import { retrievedToProto, verdictToProto } from './mapping.js';
 
 export interface RenderRetentionDeps {
   bus: Bus;
@@ -260,15 +260,7 @@ async function decide(deps: RenderRetentionDeps, event: StoredEvent, planned: Re
     retrieval: {
       memoryReadPolicy: RETENTION_ROUTING.memoryReadPolicy,
       status: retrieval.status,
-      memories: retrieval.memories.map((m) => ({
-        memoryId: m.memoryId,
-        type: m.type,
-        memoryKey: m.memoryKey,
-        memoryValue: m.memoryValue,
-        confidence: m.confidence,
-        topicIds: m.topicIds,
-        via: 'structured',
-      })),
+      memories: retrieval.memories.map((m) => retrievedToProto(m, 'structured')),
       vectorSearched: false,
       vectorTriggers: [],
       queryText: '',

@@ -20,7 +20,7 @@ import { composeReply, type Composed, type PassVerdict } from '../turn/compose.j
 import { personaConstraints } from '../turn/constraints.js';
 import { planResponse, planToProto, type PlannedMemory } from '../turn/plan.js';
 import { vectorTriggers } from '../turn/triggers.js';
-import { relationshipToProto, relationshipFromRow, verdictToProto } from './mapping.js';
+import { relationshipToProto, relationshipFromRow, retrievedToProto, verdictToProto } from './mapping.js';
 
 export interface RespondDeps {
   bus: Bus;
@@ -284,15 +284,7 @@ async function runRecipe(deps: RespondDeps, event: StoredEvent, routed: TurnRout
     retrieval: {
       memoryReadPolicy: readPolicy,
       status: retrieval.status,
-      memories: retrieval.memories.map((m) => ({
-        memoryId: m.memoryId,
-        type: m.type,
-        memoryKey: m.memoryKey,
-        memoryValue: m.memoryValue,
-        confidence: m.confidence,
-        topicIds: m.topicIds,
-        via: m.via,
-      })),
+      memories: retrieval.memories.map((m) => retrievedToProto(m, m.via)),
       vectorSearched: retrieval.vectorSearched,
       vectorTriggers: triggers,
       queryText: retrieval.vectorSearched ? retrieval.queryText : '',
