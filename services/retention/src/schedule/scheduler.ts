@@ -134,6 +134,9 @@ async function projectionCaughtUp(deps: SchedulerDeps): Promise<void> {
 async function evaluateUser(deps: SchedulerDeps, userId: string, from: Date, to: Date): Promise<{ hours: number; planned: number; ignored: number }> {
   const out = { hours: 0, planned: 0, ignored: 0 };
   const gaveUp = new Set<string>();
+  const subject = deps.bus.topology.subject('retention', userId);
+  // The last sequence this pass appended on the user's chain (0: none yet).
+  let ownSeq = 0;
   let user = await loadUser(deps.db, userId);
   if (!user) return out;
   let records = await loadRecords(deps.db, userId);
@@ -149,27 +152,34 @@ async function evaluateUser(deps: SchedulerDeps, userId: string, from: Date, to:
     // A message planned 24 h ago is judged on its delivery: wait for the orchestrator's
     // word, once per message and pass (if the orchestrator is down, the next pass judges it).
     const waiting = (rs: RetentionRecord[]) => rs.some((r) => awaitsDelivery(r, slot) && !gaveUp.has(r.retentionId));
-    if (waiting(records)) {
-      records = await recordsSettled(deps.db, userId, waiting);
-      for (const r of records) if (awaitsDelivery(r, slot)) gaveUp.add(r.retentionId);
-    }
+    const settle = async (): Promise<RetentionRecord[]> => {
+      // Read back this pass's own events first, then the orchestrator's word on them.
+      if (ownSeq > 0) await waitForPosition(deps.db, retentionProjection.name, subject, ownSeq, { timeoutMs: SCHEDULER.catchUpWaitMs });
+      const settled = await recordsSettled(deps.db, userId, waiting);
+      for (const r of settled) if (awaitsDelivery(r, slot)) gaveUp.add(r.retentionId);
+      return settled;
+    };
+    if (waiting(records)) records = await settle();
     const quick = evaluateSlot(user, records, slot);
     if (dueIgnored(records, slot).length === 0 && !quick.send) {
       evaluations.add(1, { outcome: quick.reason });
       continue;
     }
     let decided: Evaluation = quick;
+    let state: { user: UserSnapshot; after: RetentionRecord[] } | null = null;
     const appended = await appendDecided(deps.bus, 'retention', userId, async (last) => {
       await caughtUp(deps.db, last);
       const u = await loadUser(deps.db, userId);
       if (!u) return [];
-      const { drafts, evaluation } = decideHour(u, await loadRecords(deps.db, userId), slot);
-      decided = evaluation;
-      return drafts;
+      const current = await loadRecords(deps.db, userId);
+      const hour = decideHour(u, waiting(current) ? await settle() : current, slot);
+      decided = hour.evaluation;
+      state = { user: u, after: hour.after };
+      return hour.drafts;
     });
     evaluations.add(1, { outcome: decided.send ? 'send' : decided.reason });
-    const fresh = appended.filter((a) => !a.duplicate);
-    for (const a of fresh) {
+    ownSeq = Math.max(ownSeq, ...appended.map((a) => a.seq));
+    for (const a of appended.filter((x) => !x.duplicate)) {
       if (a.id === retentionIdFor(userId, slot)) {
         out.planned++;
         planned.add(1, { stage: decided.reading.stage });
@@ -179,10 +189,13 @@ async function evaluateUser(deps: SchedulerDeps, userId: string, from: Date, to:
         ignoredTotal.add(1);
       }
     }
-    const lastSeq = Math.max(0, ...appended.map((a) => a.seq));
-    if (lastSeq > 0) await waitForPosition(deps.db, retentionProjection.name, deps.bus.topology.subject('retention', userId), lastSeq, { timeoutMs: SCHEDULER.catchUpWaitMs });
-    user = (await loadUser(deps.db, userId)) ?? user;
-    records = await loadRecords(deps.db, userId);
+    // The next hours go on from what this one decided, as the projection will hold it:
+    // no wait for the projection here (a later append waits for it, when there is one).
+    const decidedState = state as { user: UserSnapshot; after: RetentionRecord[] } | null;
+    if (decidedState) {
+      user = decidedState.user;
+      records = decidedState.after;
+    }
   }
   return out;
 }
@@ -196,7 +209,11 @@ function awaitsDelivery(r: RetentionRecord, slot: Date): boolean {
  * (§14.2), then — with their backoff in force — the §14.0–§14.1 evaluation.
  * Every id derives from the user and the hour, so deciding again appends nothing new.
  */
-export function decideHour(user: UserSnapshot, records: readonly RetentionRecord[], slot: Date): { drafts: EventDraft[]; evaluation: Evaluation } {
+export function decideHour(
+  user: UserSnapshot,
+  records: readonly RetentionRecord[],
+  slot: Date,
+): { drafts: EventDraft[]; evaluation: Evaluation; after: RetentionRecord[] } {
   const meta = (id: string) => ({ id, userId: user.userId, causationId: `retention-hour:${slot.toISOString()}`, correlationId: id, occurredAt: slot });
   const drafts: EventDraft[] = [];
   const after = [...records];
@@ -214,23 +231,27 @@ export function decideHour(user: UserSnapshot, records: readonly RetentionRecord
   const evaluation = evaluateSlot(user, after, slot);
   if (evaluation.send) {
     const retentionId = retentionIdFor(user.userId, slot);
-    const e = evaluation.reading;
+    const notificationId = deriveId('retention', 'notification', retentionId);
     drafts.push(
       draft(
         Events.RetentionPlanned,
-        {
-          retentionId,
-          notificationId: deriveId('retention', 'notification', retentionId),
-          conversationId: user.conversationId!,
-          aiFriendId: user.aiFriendId,
-          slot,
-          eligibility: e,
-        },
+        { retentionId, notificationId, conversationId: user.conversationId!, aiFriendId: user.aiFriendId, slot, eligibility: evaluation.reading },
         meta(retentionId),
       ),
     );
+    after.unshift({
+      retentionId,
+      notificationId,
+      conversationId: user.conversationId!,
+      plannedAt: slot,
+      deliveredAt: null,
+      declinedReason: null,
+      outcome: '',
+      acknowledgedVia: null,
+      resolvedAt: null,
+    });
   }
-  return { drafts, evaluation };
+  return { drafts, evaluation, after };
 }
 
 /** Ignored messages in a row just before `r` (most recent first), for the multiplier an ignore brings. */
