@@ -2,7 +2,8 @@
 // started as the README starts it (scripts/start, offline provider, Postgres and PGlite):
 // a FRIEND who goes silent hears at most once a day and only within 10:00–21:00
 // in their own timezone; an ignored message doubles the wait; an app open from
-// the notification acknowledges it; turning proactive off stops it all
+// the notification acknowledges it; a mute holds it until it passes; turning
+// proactive off stops it all
 // (turn-pipeline §14, API.md).
 import { randomUUID } from 'node:crypto';
 import { HearthClient, onboard, settled, type Reply } from './support/client.js';
@@ -91,7 +92,7 @@ describe.each(['postgres', 'pglite'] as const)('proactive messages through the H
     return { me, conversation };
   }
 
-  it('a silent FRIEND hears at most once a day within 10:00–21:00 local; ignored doubles the wait; an app open acknowledges; proactive off stops it', async () => {
+  it('a silent FRIEND hears at most once a day within 10:00–21:00 local; ignored doubles the wait; an app open acknowledges; a mute holds; proactive off stops it', async () => {
     // given a FRIEND in New York who turns proactive messages on and goes silent
     const started = await friend();
     let me = started.me;
@@ -152,6 +153,12 @@ describe.each(['postgres', 'pglite'] as const)('proactive messages through the H
     ).body;
     expect(byId(seen[2]!.message_id)).toMatchObject({ acknowledged_via: 'reply' });
 
+    // when the user mutes for three days: nothing until the mute has passed, then it resumes
+    const muteUntil = (await clockNow()) + 3 * DAY * 1000;
+    expect((await me.call('PATCH', '/v1/me/controls', { mute_until: new Date(muteUntil).toISOString() })).status).toBe(200);
+    await until(4, 6 * 24);
+    expect(Date.parse(seen[3]!.created_at)).toBeGreaterThan(muteUntil);
+
     // every message: in the window in the user's zone, at most one a day, short and undemanding
     for (const m of seen) {
       expect(localHour(m.created_at)).toBeGreaterThanOrEqual(10);
@@ -168,7 +175,7 @@ describe.each(['postgres', 'pglite'] as const)('proactive messages through the H
       me = await anon.as({ userId: me.userId! });
       await evaluated(me.userId!);
     }
-    expect(await proactive(me, conversation)).toHaveLength(3);
+    expect(await proactive(me, conversation)).toHaveLength(4);
   });
 
   it('rejects an app open naming a notification that is not the caller’s, and records nothing', async () => {
