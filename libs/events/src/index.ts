@@ -52,6 +52,6 @@ export type RetentionAcknowledged = retention.RetentionAcknowledged;
 export type RetentionIgnored = retention.RetentionIgnored;
 export type AppOpenAttributed = retention.AppOpenAttributed;
 
-export { deriveId } from './ids.js';
+export { deriveId, isUuid } from './ids.js';
 export { styleParamsToJson, styleParamsFromJson } from './style.js';
 export { llmExchangeToProto } from './llm.js';

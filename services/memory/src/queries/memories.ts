@@ -1,6 +1,6 @@
 import { appendDecided, draft, type Bus } from '@hearth/bus';
 import type { Clock } from '@hearth/clock';
-import { deriveId, Events } from '@hearth/events';
+import { deriveId, Events, isUuid } from '@hearth/events';
 import type { Embedder } from '@hearth/llm';
 import { memory } from '@hearth/proto';
 import { waitForPosition } from '@hearth/store';
@@ -28,7 +28,6 @@ export class InvalidMemoryRequestError extends Error {
   }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function decodeWith<T>(decode: (b: Uint8Array) => T, bytes: Uint8Array, what: string): T {
   try {
@@ -41,7 +40,7 @@ function decodeWith<T>(decode: (b: Uint8Array) => T, bytes: Uint8Array, what: st
 // The bus carries a query's error in a header: one line, whatever the caller sent.
 function uuidOf(name: string, value: string, optional = false): string {
   if (optional && value === '') return '';
-  if (!UUID.test(value)) throw new InvalidMemoryRequestError(`${name} must be a uuid, got ${JSON.stringify(value.slice(0, 64))}`);
+  if (!isUuid(value)) throw new InvalidMemoryRequestError(`${name} must be a uuid, got ${JSON.stringify(value.slice(0, 64))}`);
   return value.toLowerCase();
 }
 

@@ -1,6 +1,6 @@
 import { appendDecided, draft, payloadOf, TerminalError, type Bus, type EventDraft, type StoredEvent } from '@hearth/bus';
 import type { Clock } from '@hearth/clock';
-import { deriveId, Events, llmExchangeToProto, type RetentionPlanned } from '@hearth/events';
+import { deriveId, Events, isUuid, llmExchangeToProto, type RetentionPlanned } from '@hearth/events';
 import type { LlmExchange } from '@hearth/llm';
 import type { orchestrator } from '@hearth/proto';
 import { waitForPosition, type Reactor } from '@hearth/store';
@@ -38,7 +38,6 @@ const FOLLOW_UP_EXEMPT: ExemptGate[] = [...RETENTION_EXEMPT, 'similarity'];
 const rendered = counter('hearth_retention_rendered_total', 'Proactive messages rendered, by §14.5 ladder step (follow_up, context_nudge, check_in)');
 const declined = counter('hearth_retention_declined_total', 'Planned proactive messages the orchestrator declined, by reason (proactive_disabled, muted, not_active, user_interacted)');
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function isStage(s: string | undefined): s is Stage {
   return (STAGES as readonly string[]).includes(s ?? '');
@@ -65,7 +64,7 @@ export function createRenderRetentionReactor(deps: RenderRetentionDeps): Reactor
       if (event.type !== Events.RetentionPlanned.name) return;
       const planned = payloadOf(event, Events.RetentionPlanned);
       for (const [name, value] of [['retention_id', planned.retentionId], ['notification_id', planned.notificationId], ['conversation_id', planned.conversationId]] as const) {
-        if (!UUID.test(value)) throw new TerminalError(`RetentionPlanned ${event.id}: ${name} must be a uuid, got ${JSON.stringify(value.slice(0, 64))}`);
+        if (!isUuid(value)) throw new TerminalError(`RetentionPlanned ${event.id}: ${name} must be a uuid, got ${JSON.stringify(value.slice(0, 64))}`);
       }
       // One id whatever the decision, so a redelivery can neither render twice nor decline what it rendered.
       const decisionId = deriveId('orchestrator', 'retention', event.id);

@@ -1,4 +1,4 @@
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '@hearth/events';
 
 /**
  * The user id of a per-user query request, lowercased: `decode` reads the bytes,
@@ -18,6 +18,6 @@ export function userIdOfRequest(
   }
   // JSON.stringify keeps the message on one line whatever the caller sent: the bus
   // carries a query's error in a header, which cannot hold a line break.
-  if (!UUID.test(userId)) throw invalid(`user_id must be a uuid, got ${JSON.stringify(userId.slice(0, 64))}`);
+  if (!isUuid(userId)) throw invalid(`user_id must be a uuid, got ${JSON.stringify(userId.slice(0, 64))}`);
   return userId.toLowerCase();
 }

@@ -1,3 +1,4 @@
+import { isUuid } from '@hearth/events';
 import { retention } from '@hearth/proto';
 import type { Kysely } from 'kysely';
 import type { RetentionDb } from '../db.js';
@@ -7,7 +8,6 @@ import { loadRecords } from '../state.js';
 /** How many messages an answer lists, newest first. */
 const LISTED = 50;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * GetRetention: one user's proactive messages and what became of them, the
@@ -17,7 +17,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function createGetRetentionQuery(db: Kysely<RetentionDb>): (request: Uint8Array) => Promise<Uint8Array> {
   return async (request) => {
     const { userId } = retention.GetRetentionRequest.decode(request);
-    if (!UUID.test(userId)) throw new Error(`GetRetentionRequest.user_id must be a uuid, got ${JSON.stringify(userId)}`);
+    if (!isUuid(userId)) throw new Error(`GetRetentionRequest.user_id must be a uuid, got ${JSON.stringify(userId.slice(0, 64))}`);
     const user = await db.selectFrom('users').select('user_id').where('user_id', '=', userId).executeTakeFirst();
     if (!user) return retention.GetRetentionResponse.encode({ found: false, evaluatedThrough: undefined, backoffMultiplier: 1, messages: [] }).finish();
     const schedule = await db.selectFrom('schedule').select('evaluated_through').where('user_id', '=', userId).executeTakeFirst();
