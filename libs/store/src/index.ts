@@ -6,6 +6,7 @@ export {
   checkpointOf,
   positionOf,
   waitForPosition,
+  waitForCheckpoint,
   GAP_RETRY_MS,
   type Projection,
   type ProjectionRunnerOptions,

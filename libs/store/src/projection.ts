@@ -181,3 +181,25 @@ export async function waitForPosition(
     interval = Math.min(interval * 2, opts.intervalMs ?? 25);
   }
 }
+
+/**
+ * Waits until a projection has applied a stream up to `seq` (a read model that
+ * must hold everything on its sources as of some moment, e.g. a scheduled
+ * decision). Returns false on timeout.
+ */
+export async function waitForCheckpoint(
+  db: AnyDb,
+  projection: string,
+  stream: string,
+  seq: number,
+  opts: { timeoutMs?: number; intervalMs?: number } = {},
+): Promise<boolean> {
+  const deadline = performance.now() + (opts.timeoutMs ?? 10_000);
+  let interval = 2;
+  for (;;) {
+    if ((await checkpointOf(db, projection, stream)) >= seq) return true;
+    if (performance.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, interval));
+    interval = Math.min(interval * 2, opts.intervalMs ?? 25);
+  }
+}

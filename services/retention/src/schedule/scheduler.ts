@@ -1,7 +1,7 @@
 import { appendDecided, draft, type Bus, type EventDraft, type RunningConsumer } from '@hearth/bus';
 import type { Clock } from '@hearth/clock';
 import { deriveId, Events } from '@hearth/events';
-import { checkpointOf, waitForPosition } from '@hearth/store';
+import { waitForCheckpoint, waitForPosition } from '@hearth/store';
 import { counter, type Logger } from '@hearth/telemetry';
 import { sql, type Kysely } from 'kysely';
 import { RETENTION, SCHEDULER } from '../config.js';
@@ -120,12 +120,9 @@ async function projectionCaughtUp(deps: SchedulerDeps): Promise<void> {
   for (const source of retentionProjection.sources) {
     const target = await deps.bus.lastSeq(source);
     const stream = deps.bus.topology.stream(source);
-    while ((await checkpointOf(deps.db, retentionProjection.name, stream)) < target) {
-      if (performance.now() > deadline) {
-        deps.logger?.warn({ source, target }, 'retention projection is behind its sources; evaluating on what it holds');
-        return;
-      }
-      await new Promise((r) => setTimeout(r, 10));
+    if (!(await waitForCheckpoint(deps.db, retentionProjection.name, stream, target, { timeoutMs: Math.max(0, deadline - performance.now()) }))) {
+      deps.logger?.warn({ source, target }, 'retention projection is behind its sources; evaluating on what it holds');
+      return;
     }
   }
 }
