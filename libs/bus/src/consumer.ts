@@ -62,6 +62,11 @@ export interface RunningConsumer {
   isBound(): boolean;
   /** Pending messages not yet acked (consumer lag). */
   lag(): Promise<number>;
+  /**
+   * Handlers running past their deadline right now (abandoned, their events
+   * left for redelivery); readiness reports a consumer with any as stalled.
+   */
+  stalled?(): number;
   stop(): Promise<void>;
 }
 

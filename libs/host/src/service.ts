@@ -30,8 +30,23 @@ export interface HttpSurface {
   providers: unknown[];
 }
 
+/**
+ * The state of a dependency a service can do without for a while (the LLM
+ * provider: replies fall back to the offline responder). Readiness reports it
+ * in its details without failing on it.
+ */
+export interface DependencyStatus {
+  ok: boolean;
+  /** Why it is not ok (no secrets, no personal data). */
+  reason?: string;
+  /** ISO time the current state began. */
+  since?: string;
+}
+
 /** A running service: consumers and timers, started by the JetStream transport. */
 export interface ServiceRuntime {
+  /** Degradable dependencies, shown in readiness details (never fail readiness). */
+  dependencies?(): Record<string, DependencyStatus>;
   /** Binds consumers and starts workers; called once the schema is migrated. */
   start(): Promise<RunningConsumer[]>;
   http?: HttpSurface;
