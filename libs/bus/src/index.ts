@@ -13,4 +13,5 @@ export {
 } from './events.js';
 export { appendDecided } from './append.js';
 export { BusError, AppendConflictError, TerminalError, QueryError } from './errors.js';
+export { isTransientError } from './transient.js';
 export { Topology, SERVICE_NAMES, GLOBAL_KEYS, type ServiceName } from './topology.js';
