@@ -200,7 +200,17 @@ async function main(): Promise<number> {
       hearth = await runHearth({
         services: ALL_SERVICES,
         port: 0,
-        env: { ...process.env, HEARTH_NAMESPACE: namespace, LOG_LEVEL: 'warn' },
+        // The bench drives many users from one address; dev tokens and no rate limits.
+        env: {
+          ...process.env,
+          HEARTH_ENV: 'dev',
+          HEARTH_NAMESPACE: namespace,
+          LOG_LEVEL: 'warn',
+          RATE_LIMIT_CHAT_PER_MINUTE: '0',
+          RATE_LIMIT_CHAT_BURST: '0',
+          RATE_LIMIT_PER_MINUTE: '0',
+          RATE_LIMIT_ANON_PER_MINUTE: '0',
+        },
       });
       url = hearth.url;
       counter = new QueryCounter(hearth.database.pool);

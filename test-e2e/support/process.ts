@@ -60,6 +60,11 @@ export async function startHearth(opts: StartOptions): Promise<RunningHearth> {
     NATS_URL: nats,
     HEARTH_SKIP_INSTALL: '1',
     LOG_LEVEL: 'warn',
+    // Harness traffic is not a user's: the rate limits would only slow it down.
+    RATE_LIMIT_CHAT_PER_MINUTE: '0',
+    RATE_LIMIT_CHAT_BURST: '0',
+    RATE_LIMIT_PER_MINUTE: '0',
+    RATE_LIMIT_ANON_PER_MINUTE: '0',
     ...opts.env,
   };
   let pgliteDir: string | undefined;

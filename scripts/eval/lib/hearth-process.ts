@@ -51,6 +51,11 @@ export async function startHearthChild(opts: HearthChildOptions): Promise<Hearth
     DATABASE_URL: opts.databaseUrl,
     HEARTH_SKIP_INSTALL: '1',
     LOG_LEVEL: 'warn',
+    // Harness traffic is not a user's: the rate limits would only slow it down.
+    RATE_LIMIT_CHAT_PER_MINUTE: '0',
+    RATE_LIMIT_CHAT_BURST: '0',
+    RATE_LIMIT_PER_MINUTE: '0',
+    RATE_LIMIT_ANON_PER_MINUTE: '0',
     ...opts.env,
   };
   const child: ChildProcess = spawn('bash', ['scripts/start', '--port', String(port)], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
