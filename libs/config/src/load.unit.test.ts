@@ -25,7 +25,7 @@ describe('loadConfig', () => {
     const config = loadConfig(baseEnvSchema, {});
 
     expect(config).toEqual({
-      HEARTH_ENV: 'dev',
+      HEARTH_ENV: 'production',
       HEARTH_NAMESPACE: 'hearth',
       NATS_URL: 'nats://127.0.0.1:4222',
       PGLITE_DIR: '.data/pglite',

@@ -82,10 +82,12 @@ export const HEARTH_ENVS = ['dev', 'test', 'production'] as const;
  */
 export const baseEnvSchema = z.object({
   /**
-   * Deployment flavour; `production` disables dev-only tools such as the virtual clock.
-   * @default 'dev'
+   * Deployment flavour; `production` disables dev-only tools such as the virtual clock
+   * and the dev token route. Production unless said otherwise, so an image started
+   * without its ConfigMap is safe; `scripts/start` and the test harnesses say `dev`/`test`.
+   * @default 'production'
    */
-  HEARTH_ENV: z.enum(HEARTH_ENVS).default('dev'),
+  HEARTH_ENV: z.enum(HEARTH_ENVS).default('production'),
   /**
    * Root of every NATS subject, stream and KV bucket name (`<ns>.<service>.v1.<user>`),
    * so test runs and deployments can share one server without colliding.
