@@ -40,6 +40,11 @@ export interface BusOptions {
    * @default 1
    */
   streamReplicas?: number;
+  /**
+   * Default deadline of a consumer's handler (see ConsumerSpec.handlerDeadlineMs).
+   * @default 120_000
+   */
+  handlerDeadlineMs?: number;
 }
 
 export interface AppendResult {
@@ -98,6 +103,11 @@ export class Bus {
 
   get logger(): BusLogger {
     return this.opts.logger;
+  }
+
+  /** How long a consumer's handler may run before it is abandoned. */
+  get handlerDeadlineMs(): number {
+    return this.opts.handlerDeadlineMs ?? 120_000;
   }
 
   /** Creates or updates the stream of each service, and the dead-letter stream. */

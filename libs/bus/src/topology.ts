@@ -60,6 +60,16 @@ export class Topology {
     return `${this.namespace}.dlq.${service}`;
   }
 
+  /** Marker on the dead-letter stream: a consumer of this service applied a dead letter after all. */
+  redrivenSubject(service: ServiceName): string {
+    return `${this.namespace}.dlq.${service}.redriven`;
+  }
+
+  /** Request/reply subject a durable consumer answers redrive requests on (queue group: the durable). */
+  redrive(durable: string): string {
+    return `${this.namespace}.redrive.${durable}`;
+  }
+
   /** Durable consumer name: `<service>-<purpose>`. */
   durable(service: ServiceName, purpose: string): string {
     const name = `${service}-${purpose}`;
