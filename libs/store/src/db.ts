@@ -15,6 +15,25 @@ export interface DatabaseOptions {
    * @default 10
    */
   poolSize?: number;
+  /**
+   * How long to wait for a new connection before the query fails (a stopped
+   * server answers 503 instead of hanging the request).
+   * @default 5_000
+   */
+  connectTimeoutMs?: number;
+  /**
+   * Longest one statement may run, enforced by the server (`statement_timeout`)
+   * and, with a margin, by the client (a server that stopped answering).
+   * @default 30_000
+   */
+  statementTimeoutMs?: number;
+  /**
+   * Idle connections are closed after this long.
+   * @default 30_000
+   */
+  idleTimeoutMs?: number;
+  /** Told about connection errors the pool recovers from by itself. */
+  onConnectionError?: (err: Error) => void;
 }
 
 /**
@@ -40,7 +59,17 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   let closeExtra = async (): Promise<void> => undefined;
   if (opts.url) {
     kind = 'postgres';
-    pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10 });
+    const statementTimeout = opts.statementTimeoutMs ?? 30_000;
+    pool = new pg.Pool({
+      connectionString: opts.url,
+      max: opts.poolSize ?? 10,
+      connectionTimeoutMillis: opts.connectTimeoutMs ?? 5_000,
+      idleTimeoutMillis: opts.idleTimeoutMs ?? 30_000,
+      statement_timeout: statementTimeout,
+      // The server's timeout ends slow statements; this one ends a wait on a server that is gone.
+      query_timeout: statementTimeout + 5_000,
+      keepAlive: true,
+    });
   } else {
     kind = 'pglite';
     const { PGlite } = await import('@electric-sql/pglite');
@@ -54,8 +83,14 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     pool = new pg.Pool({ ...(createPgConfig(lite) as unknown as pg.PoolConfig), max: 1 });
     closeExtra = () => lite.close();
   }
-  // A dropped idle connection must not crash the process; the pool reconnects.
-  pool.on('error', () => undefined);
+  // A dropped connection must not crash the process; the pool reconnects. Idle
+  // clients report on the pool, but a client checked out when the server goes away
+  // emits 'error' on itself, and an unheard 'error' event ends the process.
+  const onError = (err: Error): void => opts.onConnectionError?.(err);
+  pool.on('error', onError);
+  pool.on('connect', (client) => {
+    client.on('error', onError);
+  });
   const root: AnyDb = new Kysely({ dialect: new PostgresDialect({ pool }) });
   return {
     kind,

@@ -14,3 +14,4 @@ export {
 } from './projection.js';
 export { startReactor, reactOnce, type Reactor } from './reactor.js';
 export { replayProjection, type ReplayReport, type ReplayOptions, type TableDiff } from './replay.js';
+export { recordQuarantine, markQuarantineRedriven, quarantinedEvents, type QuarantinedEvent } from './quarantine.js';

@@ -30,8 +30,18 @@ describe('migrateSchema', () => {
       migrateSchema(database, `${ns}_svc`, migrations),
       migrateSchema(database, `${ns}_svc`, migrations),
     ]);
-    expect([...first, ...second].sort()).toEqual(['0000_00_runtime', '2026_01_01_0001_a']);
+    expect([...first, ...second].sort()).toEqual(['0000_00_runtime', '0000_01_quarantine', '2026_01_01_0001_a']);
     expect(await migrateSchema(database, `${ns}_svc`, migrations)).toEqual([]);
+  });
+
+  it('adds a runtime migration to a schema whose own migrations are already applied', async () => {
+    const schema = `${ns}_svc`;
+    await migrateSchema(database, schema, { '2026_01_01_0001_a': create('a') });
+    // As a schema migrated before the quarantine table existed.
+    await database.root.withSchema(schema).schema.dropTable('quarantined_events').execute();
+    await database.root.withSchema(schema).deleteFrom('kysely_migration').where('name', '=', '0000_01_quarantine').execute();
+
+    await expect(migrateSchema(database, schema, { '2026_01_01_0001_a': create('a') })).resolves.toEqual(['0000_01_quarantine']);
   });
 
   it('lets an older version start on a schema a newer one migrated (rollback)', async () => {

@@ -32,6 +32,30 @@ const runtimeMigrations: Migrations = {
       await db.schema.dropTable('projection_checkpoints').execute();
     },
   },
+  // Events a projection or reactor gave up on and moved past (ARCHITECTURE.md
+  // "Poison events never wedge a user"); replay skips what is still quarantined.
+  '0000_01_quarantine': {
+    async up(db: AnyDb) {
+      await db.schema
+        .createTable('quarantined_events')
+        .addColumn('projection', 'text', (c) => c.notNull())
+        .addColumn('stream', 'text', (c) => c.notNull())
+        .addColumn('seq', 'bigint', (c) => c.notNull())
+        .addColumn('subject', 'text', (c) => c.notNull())
+        .addColumn('event_id', 'text', (c) => c.notNull())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('consumer', 'text', (c) => c.notNull())
+        .addColumn('error', 'text', (c) => c.notNull())
+        .addColumn('deliveries', 'integer', (c) => c.notNull())
+        .addColumn('quarantined_at', 'timestamptz', (c) => c.notNull())
+        .addColumn('redriven_at', 'timestamptz')
+        .addPrimaryKeyConstraint('quarantined_events_pk', ['projection', 'stream', 'seq'])
+        .execute();
+    },
+    async down(db: AnyDb) {
+      await db.schema.dropTable('quarantined_events').execute();
+    },
+  },
 };
 
 class StaticProvider implements MigrationProvider {
@@ -72,6 +96,8 @@ export async function migrateSchema(db: Database, schema: string, migrations: Mi
     migrationTableSchema: schema,
     migrationTableName: MIGRATION_TABLE,
     migrationLockTableName: MIGRATION_LOCK_TABLE,
+    // Runtime migrations added later sort before a service's own, already applied ones.
+    allowUnorderedMigrations: true,
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {

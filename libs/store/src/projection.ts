@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { runtimeDb, type AnyDb } from './runtime.js';
 import { ACK, startConsumer, type Bus, type Outcome, type RunningConsumer, type ServiceName, type StoredEvent } from '@hearth/bus';
+import { markQuarantineRedriven, recordQuarantine } from './quarantine.js';
 
 /**
  * A read model: `apply` writes rows for one event inside the runner's
@@ -41,12 +42,17 @@ export async function applyEvents<DB>(
   db: Kysely<DB>,
   projection: Projection<DB>,
   events: readonly StoredEvent[],
+  opts: {
+    /** Events passed over as if applied (replay: what live quarantined). */
+    skip?: (e: StoredEvent) => boolean;
+  } = {},
 ): Promise<{ outcomes: Outcome[]; applied: StoredEvent[] }> {
   return db.transaction().execute(async (trx) => {
     const t = runtimeDb(trx as AnyDb);
     const positions = new Map<string, number>();
     const outcomes: Outcome[] = [];
     const applied: StoredEvent[] = [];
+    const moved: StoredEvent[] = [];
     const checkpoints = new Map<string, number>();
     for (const e of events) {
       let pos = positions.get(e.subject);
@@ -70,13 +76,18 @@ export async function applyEvents<DB>(
         positions.set(e.subject, pos);
         continue;
       }
-      await projection.apply(trx, e);
+      if (opts.skip?.(e)) {
+        moved.push(e);
+      } else {
+        await projection.apply(trx, e);
+        applied.push(e);
+        moved.push(e);
+      }
       positions.set(e.subject, e.seq);
       checkpoints.set(e.stream, Math.max(checkpoints.get(e.stream) ?? 0, e.seq));
-      applied.push(e);
       outcomes.push(ACK);
     }
-    for (const e of applied) {
+    for (const e of moved) {
       const seq = positions.get(e.subject)!;
       if (seq !== e.seq) continue;
       await t
@@ -154,6 +165,12 @@ export async function startProjection<DB>(
           if (applied.length > 0) opts.onApplied?.(applied);
           return outcomes;
         },
+        quarantine: (q) => recordQuarantine(db as AnyDb, projection.name, q, { checkpoint: true }),
+        redrive: (e) =>
+          db.transaction().execute(async (trx) => {
+            await projection.apply(trx, e);
+            await markQuarantineRedriven(trx as AnyDb, projection.name, e);
+          }),
       }),
     );
   }

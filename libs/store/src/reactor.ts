@@ -1,5 +1,6 @@
 import { ACK, startConsumer, type Bus, type Outcome, type RunningConsumer, type ServiceName, type StoredEvent } from '@hearth/bus';
 import { GAP_RETRY_MS, positionOf } from './projection.js';
+import { markQuarantineRedriven, recordQuarantine } from './quarantine.js';
 import { runtimeDb, type AnyDb } from './runtime.js';
 
 /**
@@ -72,6 +73,12 @@ export async function startReactor(
             }),
           );
           return outcomes;
+        },
+        quarantine: (q) => recordQuarantine(db, reactor.name, q, { checkpoint: false }),
+        redrive: async (e) => {
+          // Its outputs have ids derived from the event: a redrive appends nothing twice.
+          await reactor.react(e);
+          await markQuarantineRedriven(db, reactor.name, e);
         },
       }),
     );

@@ -4,6 +4,7 @@ import { schemaDb, type Database } from './db.js';
 import type { AnyDb } from './runtime.js';
 import { dropSchema, migrateSchema, type Migrations } from './migrate.js';
 import { applyEvents, checkpointOf, type Projection } from './projection.js';
+import { quarantinedEvents } from './quarantine.js';
 
 export interface TableDiff {
   table: string;
@@ -59,6 +60,9 @@ export async function replayProjection(opts: ReplayOptions): Promise<ReplayRepor
   for (const source of projection.sources) {
     upTo[source] = await checkpointOf(live, projection.name, bus.topology.stream(source));
   }
+  // What live gave up on, replay passes over too (still quarantined: not redriven).
+  const quarantined = new Set((await quarantinedEvents(live, projection.name)).map((q) => `${q.stream}:${q.seq}`));
+  const skip = (e: StoredEvent): boolean => quarantined.has(`${e.stream}:${e.seq}`);
   const total = Object.values(upTo).reduce((a, b) => a + b, 0);
   let events = 0;
   const batchSize = opts.batchSize ?? 500;
@@ -68,7 +72,7 @@ export async function replayProjection(opts: ReplayOptions): Promise<ReplayRepor
     let batch: StoredEvent[] = [];
     const flush = async (): Promise<void> => {
       if (batch.length === 0) return;
-      const { outcomes } = await applyEvents(target, projection, batch);
+      const { outcomes } = await applyEvents(target, projection, batch, { skip });
       const stuck = outcomes.findIndex((o) => o.kind !== 'ack');
       if (stuck >= 0) throw new Error(`replay of ${projection.name}: event seq ${batch[stuck]!.seq} is out of its chain`);
       events += batch.length;

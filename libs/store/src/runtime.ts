@@ -4,6 +4,19 @@ import type { Kysely } from 'kysely';
 export interface RuntimeDb {
   projection_checkpoints: { projection: string; stream: string; last_seq: number };
   projection_positions: { projection: string; subject: string; last_seq: number };
+  quarantined_events: {
+    projection: string;
+    stream: string;
+    seq: number;
+    subject: string;
+    event_id: string;
+    type: string;
+    consumer: string;
+    error: string;
+    deliveries: number;
+    quarantined_at: Date;
+    redriven_at: Date | null;
+  };
 }
 
 /**
