@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseEnvSchema, loadConfig, port, type DeepReadonly, type Env } from '@hearth/config';
+import { baseEnvSchema, durationMs, loadConfig, port, type DeepReadonly, type Env } from '@hearth/config';
 
 /** What the host reads from the environment: the base variables plus the HTTP edge. */
 export const hostEnvSchema = baseEnvSchema.extend({
@@ -23,6 +23,23 @@ export const hostEnvSchema = baseEnvSchema.extend({
    * @default 1
    */
   NATS_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
+  /**
+   * Wait for a Postgres connection before a query fails (503 to a client, a paused consumer).
+   * @default 5000
+   */
+  DATABASE_CONNECT_TIMEOUT_MS: durationMs(5_000),
+  /**
+   * Longest one SQL statement may run before Postgres cancels it (a hung query must
+   * not wedge a consumer).
+   * @default 30000
+   */
+  DATABASE_STATEMENT_TIMEOUT_MS: durationMs(30_000),
+  /**
+   * A consumer's handler running longer than this is abandoned: its events are left
+   * for redelivery and readiness reports the consumer as stalled until it returns.
+   * @default 120000
+   */
+  HANDLER_DEADLINE_MS: durationMs(120_000),
 });
 
 export type HostConfig = DeepReadonly<z.output<typeof hostEnvSchema>>;

@@ -1,7 +1,9 @@
-import { Controller, Get, Header, Inject } from '@nestjs/common';
+import { Controller, Get, Header, Inject, Req } from '@nestjs/common';
 import type { Bus, RunningConsumer, ServiceName } from '@hearth/bus';
 import type { Database } from '@hearth/store';
+import type { FastifyRequest } from 'fastify';
 import { ApiHttpException } from './http-errors.js';
+import type { DependencyStatus } from './service.js';
 
 /** One readiness check. */
 export interface CheckResult {
@@ -15,17 +17,23 @@ export interface ConsumersCheck extends CheckResult {
   total: number;
   /** Names of consumers not bound, by service. */
   unbound: Partial<Record<ServiceName, string[]>>;
+  /** Names of consumers with a handler past its deadline, by service. */
+  stalled: Partial<Record<ServiceName, string[]>>;
 }
 
 export interface ReadinessReport {
   ready: boolean;
   checks: { nats: CheckResult; database: CheckResult; consumers: ConsumersCheck };
+  /** Degradable dependencies by service (an LLM provider): shown, never failing readiness. */
+  dependencies: Partial<Record<ServiceName, Record<string, DependencyStatus>>>;
 }
 
 /** What the health endpoints read; built by the host for its own process. */
 export interface HealthProbe {
   readiness(): Promise<ReadinessReport>;
   metricsText(): Promise<string>;
+  /** May this request see readiness details (loopback, or an operator's token)? */
+  maySeeDetails(req: { ip: string; authorization?: string }): Promise<boolean>;
 }
 
 /** Nest token of the {@link HealthProbe}. */
@@ -57,6 +65,10 @@ export function createHealthProbe(deps: {
   /** True from the moment the process starts shutting down. */
   stopping: () => boolean;
   metricsText: () => Promise<string>;
+  /** Degradable dependencies of each hosted service. */
+  dependencies?: () => ReadinessReport['dependencies'];
+  /** True for an operator's credentials (ingress verifies an admin token); loopback always sees details. */
+  isOperator?: (authorization: string) => Promise<boolean>;
 }): HealthProbe {
   return {
     async readiness() {
@@ -69,7 +81,7 @@ export function createHealthProbe(deps: {
         timeBoxed(async () => ((await deps.database.ping()) ? { ok: true } : { ok: false, reason: 'ping failed' }), 'database'),
       ]);
       const running = deps.consumers();
-      const consumers: ConsumersCheck = { ok: true, bound: 0, total: 0, unbound: {} };
+      const consumers: ConsumersCheck = { ok: true, bound: 0, total: 0, unbound: {}, stalled: {} };
       if (!running) {
         consumers.ok = false;
         consumers.reason = 'consumers not started';
@@ -79,20 +91,30 @@ export function createHealthProbe(deps: {
             consumers.total++;
             if (c.isBound()) consumers.bound++;
             else (consumers.unbound[service] ??= []).push(c.name);
+            if ((c.stalled?.() ?? 0) > 0) (consumers.stalled[service] ??= []).push(c.name);
           }
         }
+        const stalled = Object.values(consumers.stalled).flat().length;
         if (consumers.bound < consumers.total) {
           consumers.ok = false;
           consumers.reason = `${consumers.total - consumers.bound} of ${consumers.total} consumers not bound`;
+        } else if (stalled > 0) {
+          consumers.ok = false;
+          consumers.reason = `${stalled} consumers with a handler past its deadline`;
         }
       }
       if (deps.stopping()) {
         consumers.ok = false;
         consumers.reason = 'shutting down';
       }
-      return { ready: nats.ok && database.ok && consumers.ok, checks: { nats, database, consumers } };
+      return { ready: nats.ok && database.ok && consumers.ok, checks: { nats, database, consumers }, dependencies: deps.dependencies?.() ?? {} };
     },
     metricsText: deps.metricsText,
+    async maySeeDetails(req) {
+      if (isLoopback(req.ip)) return true;
+      if (!req.authorization || !deps.isOperator) return false;
+      return deps.isOperator(req.authorization).catch(() => false);
+    },
   };
 }
 
@@ -112,16 +134,23 @@ export class HealthController {
     return { status: 'ok' };
   }
 
+  /**
+   * Ready or not for everyone (the kubelet needs only the status); why, and the
+   * degradable dependencies, only for loopback and operators: error text of
+   * Postgres or NATS says more about the inside than a stranger should read.
+   */
   @Get('readyz')
-  async readyz(): Promise<{ status: 'ready'; checks: ReadinessReport['checks'] }> {
+  async readyz(@Req() req: FastifyRequest): Promise<{ status: 'ready'; checks?: ReadinessReport['checks']; dependencies?: ReadinessReport['dependencies'] }> {
     const report = await this.probe.readiness();
+    const details = await this.probe.maySeeDetails({ ip: req.socket.remoteAddress ?? req.ip, authorization: req.headers.authorization });
     if (!report.ready) {
+      if (!details) throw new ApiHttpException(503, 'NOT_READY', 'not ready');
       const failed = Object.entries(report.checks)
         .filter(([, c]) => !c.ok)
         .map(([name, c]) => `${name}: ${c.reason ?? 'failed'}`);
-      throw new ApiHttpException(503, 'NOT_READY', `not ready (${failed.join('; ')})`, report.checks);
+      throw new ApiHttpException(503, 'NOT_READY', `not ready (${failed.join('; ')})`, { ...report.checks, dependencies: report.dependencies });
     }
-    return { status: 'ready', checks: report.checks };
+    return details ? { status: 'ready', checks: report.checks, dependencies: report.dependencies } : { status: 'ready' };
   }
 
   @Get('metrics')
@@ -129,4 +158,9 @@ export class HealthController {
   metrics(): Promise<string> {
     return this.probe.metricsText();
   }
+}
+
+function isLoopback(ip: string | undefined): boolean {
+  if (!ip) return false;
+  return ip === '::1' || ip.startsWith('127.') || ip.startsWith('::ffff:127.');
 }

@@ -1,12 +1,17 @@
 import { BadRequestException, HttpException, NotFoundException } from '@nestjs/common';
 import type { Bus, RunningConsumer, ServiceName } from '@hearth/bus';
 import type { Database } from '@hearth/store';
+import type { FastifyRequest } from 'fastify';
 import { createHealthProbe, HealthController } from './health.js';
 import { ApiHttpException, toApiError } from './http-errors.js';
 
-function consumer(name: string, bound: boolean): RunningConsumer {
-  return { name, isBound: () => bound, lag: async () => 0, stop: async () => undefined };
+function consumer(name: string, bound: boolean, stalled = 0): RunningConsumer {
+  return { name, isBound: () => bound, lag: async () => 0, stalled: () => stalled, stop: async () => undefined };
 }
+
+const LOOPBACK = { socket: { remoteAddress: '127.0.0.1' }, ip: '127.0.0.1', headers: {} } as unknown as FastifyRequest;
+const STRANGER = { socket: { remoteAddress: '10.1.2.3' }, ip: '10.1.2.3', headers: {} } as unknown as FastifyRequest;
+const OPERATOR = { socket: { remoteAddress: '10.1.2.3' }, ip: '10.1.2.3', headers: { authorization: 'Bearer admin' } } as unknown as FastifyRequest;
 
 function probeWith(over: {
   connected?: boolean;
@@ -29,12 +34,14 @@ function probeWith(over: {
     consumers: () => consumers,
     stopping: () => over.stopping ?? false,
     metricsText: async () => '# metrics\n',
+    dependencies: () => ({ orchestrator: { llm: { ok: false, reason: 'provider answered 503', since: '2026-11-24T00:00:00.000Z' } } }),
+    isOperator: async (authorization) => authorization === 'Bearer admin',
   });
 }
 
-async function readyzError(controller: HealthController): Promise<HttpException> {
+async function readyzError(controller: HealthController, req: FastifyRequest = LOOPBACK): Promise<HttpException> {
   try {
-    await controller.readyz();
+    await controller.readyz(req);
   } catch (err) {
     if (err instanceof HttpException) return err;
     throw err;
@@ -46,13 +53,34 @@ describe('readiness', () => {
   it('is ready when NATS answers, the database pings and every consumer is bound', async () => {
     const controller = new HealthController(probeWith({}));
 
-    await expect(controller.readyz()).resolves.toEqual({
+    await expect(controller.readyz(LOOPBACK)).resolves.toEqual({
       status: 'ready',
       checks: {
         nats: { ok: true },
         database: { ok: true },
-        consumers: { ok: true, bound: 1, total: 1, unbound: {} },
+        consumers: { ok: true, bound: 1, total: 1, unbound: {}, stalled: {} },
       },
+      // A degraded LLM shows, and does not make the process unready.
+      dependencies: { orchestrator: { llm: { ok: false, reason: 'provider answered 503', since: '2026-11-24T00:00:00.000Z' } } },
+    });
+  });
+
+  it('shows details only to loopback and operators', async () => {
+    const controller = new HealthController(probeWith({}));
+
+    await expect(controller.readyz(STRANGER)).resolves.toEqual({ status: 'ready' });
+    await expect(controller.readyz(OPERATOR)).resolves.toMatchObject({ status: 'ready', checks: { nats: { ok: true } } });
+    const err = await readyzError(new HealthController(probeWith({ ping: false })), STRANGER);
+    expect(err.getStatus()).toBe(503);
+    expect(err.getResponse()).toEqual({ error: { code: 'NOT_READY', message: 'not ready' } });
+  });
+
+  it('is 503 naming a consumer whose handler is past its deadline', async () => {
+    const consumers = new Map<ServiceName, RunningConsumer[]>([['memory', [consumer('memory-a', true, 1)]]]);
+    const err = await readyzError(new HealthController(probeWith({ consumers })));
+
+    expect(err.getResponse()).toMatchObject({
+      error: { message: expect.stringContaining('1 consumers with a handler past its deadline'), details: { consumers: { stalled: { memory: ['memory-a'] } } } },
     });
   });
 
@@ -116,6 +144,15 @@ describe('toApiError', () => {
       },
     });
     expect(toApiError(new HttpException('slow down', 429)).body.error.code).toBe('RATE_LIMITED');
+  });
+
+  it('answers 503 with a retry hint when a dependency is away', () => {
+    const pgDown = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    expect(toApiError(pgDown)).toEqual({
+      status: 503,
+      body: { error: { code: 'UNAVAILABLE', message: expect.any(String), details: { retry_after_seconds: 2 } } },
+    });
+    expect(toApiError(new Error('Connection terminated unexpectedly')).status).toBe(503);
   });
 
   it('reveals nothing of an unexpected error', () => {

@@ -96,10 +96,23 @@ export async function runHearth(opts: RunHearthOptions): Promise<HearthProcess> 
       namespace: config.HEARTH_NAMESPACE,
       logger: log,
       streamReplicas: config.NATS_STREAM_REPLICAS,
+      handlerDeadlineMs: config.HANDLER_DEADLINE_MS,
     }));
     // Every stream, so any service's consumer can bind whichever services run here.
     await bus.ensureStreams(SERVICE_NAMES);
-    const database = (res.database = await openDatabase({ url: config.DATABASE_URL, pgliteDir: config.PGLITE_DIR }));
+    let lastDbErrorLog = 0;
+    const database = (res.database = await openDatabase({
+      url: config.DATABASE_URL,
+      pgliteDir: config.PGLITE_DIR,
+      connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+      onConnectionError: (err) => {
+        // A restart of Postgres drops every connection at once: one line per few seconds is enough.
+        if (Date.now() - lastDbErrorLog < 5_000) return;
+        lastDbErrorLog = Date.now();
+        log.warn({ err: err.message }, 'database connection lost; the pool reconnects');
+      },
+    }));
 
     let clock: Clock = systemClock;
     if (config.HEARTH_ENV !== 'production') {
@@ -142,6 +155,18 @@ export async function runHearth(opts: RunHearthOptions): Promise<HearthProcess> 
       consumers: () => (transport.isListening() ? transport.consumers() : undefined),
       stopping: () => stopping,
       metricsText: () => telemetry.metricsText(),
+      dependencies: () => {
+        const out: Partial<Record<ServiceName, ReturnType<NonNullable<HostedRuntime['runtime']['dependencies']>>>> = {};
+        for (const h of hosted) {
+          const d = h.runtime.dependencies?.();
+          if (d && Object.keys(d).length > 0) out[h.name] = d;
+        }
+        return out;
+      },
+      isOperator: async (authorization) => {
+        for (const h of hosted) if (h.runtime.isOperator && (await h.runtime.isOperator(authorization))) return true;
+        return false;
+      },
     });
     res.gauges = hostGauges(definitions, transport);
 

@@ -1,5 +1,9 @@
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter, type HttpServer } from '@nestjs/common';
+import { isTransientError } from '@hearth/bus';
 import type { Logger } from '@hearth/telemetry';
+
+/** What a client is told to wait before retrying while a dependency is away (a Postgres restart, a NATS failover). */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
 
 /** The body of every HTTP error (API.md): `{"error": {"code", "message", "details"}}`. */
 export interface ApiErrorBody {
@@ -38,6 +42,18 @@ function isApiErrorBody(body: unknown): body is ApiErrorBody {
 /** Maps an exception to a status and an API error body. */
 export function toApiError(exception: unknown): { status: number; body: ApiErrorBody } {
   if (!(exception instanceof HttpException)) {
+    if (isTransientError(exception)) {
+      return {
+        status: 503,
+        body: {
+          error: {
+            code: 'UNAVAILABLE',
+            message: 'a dependency is briefly unavailable; retry the same request shortly',
+            details: { retry_after_seconds: UNAVAILABLE_RETRY_AFTER_SECONDS },
+          },
+        },
+      };
+    }
     return { status: 500, body: { error: { code: 'INTERNAL', message: 'internal error' } } };
   }
   const status = exception.getStatus();
@@ -59,15 +75,29 @@ export function toApiError(exception: unknown): { status: number; body: ApiError
 @Catch()
 export class ApiErrorFilter implements ExceptionFilter {
   constructor(
-    private readonly adapter: Pick<HttpServer, 'reply'>,
+    private readonly adapter: Pick<HttpServer, 'reply' | 'setHeader'>,
     private readonly logger: Logger,
   ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const { status, body } = toApiError(exception);
-    if (status >= 500 && !(exception instanceof HttpException)) {
+    if (status === 503 && !(exception instanceof HttpException)) {
+      this.logger.warn({ err: String(exception) }, 'dependency unavailable; answered 503');
+    } else if (status >= 500 && !(exception instanceof HttpException)) {
       this.logger.error({ err: exception }, 'unhandled error in an HTTP handler');
     }
-    this.adapter.reply(host.switchToHttp().getResponse(), body, status);
+    const response = host.switchToHttp().getResponse();
+    const retryAfter = retryAfterOf(status, body);
+    if (retryAfter !== undefined) this.adapter.setHeader(response, 'Retry-After', String(retryAfter));
+    this.adapter.reply(response, body, status);
   }
+}
+
+/** 429 and 503 tell the client when to come back: `details.retry_after_seconds`, or a default for 503. */
+function retryAfterOf(status: number, body: ApiErrorBody): number | undefined {
+  if (status !== 429 && status !== 503) return undefined;
+  const details = body.error.details as { retry_after_seconds?: unknown } | undefined;
+  const s = details?.retry_after_seconds;
+  if (typeof s === 'number' && Number.isFinite(s) && s >= 0) return Math.ceil(s);
+  return status === 503 ? UNAVAILABLE_RETRY_AFTER_SECONDS : undefined;
 }

@@ -47,6 +47,8 @@ export interface DependencyStatus {
 export interface ServiceRuntime {
   /** Degradable dependencies, shown in readiness details (never fail readiness). */
   dependencies?(): Record<string, DependencyStatus>;
+  /** True when an `Authorization` header is an operator's (ingress: a verified admin token); opens readiness details. */
+  isOperator?(authorization: string): Promise<boolean>;
   /** Binds consumers and starts workers; called once the schema is migrated. */
   start(): Promise<RunningConsumer[]>;
   http?: HttpSurface;
