@@ -5,6 +5,8 @@ import { common } from '@hearth/proto';
 import {
   appendDecided,
   Bus,
+  listDeadLetters,
+  redriveDeadLetter,
   startConsumer,
   type EventDraft,
   type RunningConsumer,
@@ -12,7 +14,19 @@ import {
 } from '@hearth/bus';
 import { cleanupNamespace, databaseUrl, dropSchemas, natsUrl, startNatsServer, testNamespace, waitFor } from '@hearth/testing';
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { applyEvents, checkpointOf, migrateSchema, openDatabase, replayProjection, schemaDb, startProjection, startReactor, type Database, type Projection } from './index.js';
+import {
+  applyEvents,
+  checkpointOf,
+  migrateSchema,
+  openDatabase,
+  quarantinedEvents,
+  replayProjection,
+  schemaDb,
+  startProjection,
+  startReactor,
+  type Database,
+  type Projection,
+} from './index.js';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const TYPE = 'hearth.test.v1.Counted';
@@ -235,6 +249,91 @@ describe('event-log invariants (real NATS and Postgres)', () => {
     expect(dead.error).toContain('poison event 1');
     expect(common.Envelope.decode(dead.envelope).eventId).toBe('p1-1');
     expect((await rows('counters')).map((r) => r.user_id)).toEqual(['ok']);
+  });
+
+  it('quarantines a poison event and serves the same user\'s later events; replay passes over it; redrive applies it', async () => {
+    let fixed = false;
+    const base = counterProjection();
+    const projection: Projection = {
+      ...base,
+      async apply(trx, e) {
+        if (decode(e).failOnce && !fixed) throw new Error(`cannot apply ${e.id} yet`);
+        await base.apply(trx, e);
+      },
+    };
+    running.push(...(await startProjection(bus, db, 'memory', projection, { maxDeliver: 3 })));
+    await appendDecided(bus, 'memory', 'p1', () => [counted('p1', 1)]);
+    await appendDecided(bus, 'memory', 'p1', () => [counted('p1', 2, { failOnce: true })]);
+    await appendDecided(bus, 'memory', 'p1', () => [counted('p1', 3)]);
+
+    // The user's chain goes on past the poison event.
+    await waitFor(async () => (await rows('counters'))[0]?.applied === 2, { what: 'event 3 applied past the quarantined 2' });
+    expect(await quarantinedEvents(db, 'counters')).toMatchObject([{ eventId: 'p1-2', deliveries: 3, consumer: 'memory-counters-memory', error: 'cannot apply p1-2 yet' }]);
+    const listed = await listDeadLetters(bus);
+    expect(listed).toMatchObject([{ eventId: 'p1-2', userId: 'p1', service: 'memory', consumer: 'memory-counters-memory', deliveries: 3, redriven: false }]);
+    expect((await replayProjection({ bus, database, service: 'memory', schema: `${ns}_live`, projection, migrations })).equal).toBe(true);
+
+    // Still failing: the redrive says so and it stays quarantined.
+    await expect(redriveDeadLetter(bus, 'p1-2')).resolves.toEqual([
+      { service: 'memory', consumer: 'memory-counters-memory', redriven: false, error: 'cannot apply p1-2 yet' },
+    ]);
+    fixed = true;
+    await expect(redriveDeadLetter(bus, 'p1-2')).resolves.toEqual([{ service: 'memory', consumer: 'memory-counters-memory', redriven: true }]);
+    expect((await rows('counters'))[0]).toMatchObject({ applied: 3 });
+    expect(await quarantinedEvents(db, 'counters')).toEqual([]);
+    await waitFor(async () => (await listDeadLetters(bus))[0]?.redriven === true, { what: 'the redriven marker' });
+    await expect(redriveDeadLetter(bus, 'p1-2')).rejects.toThrow(/no dead letter awaiting redrive/);
+  });
+
+  it('never counts waiting for a predecessor or a dependency outage toward quarantine', async () => {
+    await publishAll(['w1', 'w2'], 1);
+    let calls = 0;
+    const unavailable = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    const acked: string[] = [];
+    running.push(
+      await startConsumer(bus, {
+        service: 'memory',
+        purpose: 'patient',
+        source: 'memory',
+        maxDeliver: 2,
+        retryDelayMs: 5,
+        batchSize: 1,
+        handle: async ([e]) => {
+          calls++;
+          // w1 waits for a predecessor six times, w2 meets a database that is down six times.
+          if (e!.userId === 'w1' && calls <= 12) return [{ kind: 'nak', delayMs: 5, reason: 'waiting for seq 0' }];
+          if (e!.userId === 'w2' && acked.length === 0 && calls <= 12) throw unavailable;
+          acked.push(e!.userId);
+          return [{ kind: 'ack' }];
+        },
+      }),
+    );
+    await waitFor(async () => acked.length === 2, { what: 'both events handled in the end' });
+    expect(acked.sort()).toEqual(['w1', 'w2']);
+    expect(await listDeadLetters(bus)).toEqual([]);
+  });
+
+  it('abandons a handler past its deadline, reports the consumer stalled, and retries the event', async () => {
+    await publishAll(['d1'], 1);
+    let release: () => void = () => undefined;
+    let calls = 0;
+    const consumer = await startConsumer(bus, {
+      service: 'memory',
+      purpose: 'slow',
+      source: 'memory',
+      handlerDeadlineMs: 200,
+      retryDelayMs: 10,
+      handle: async () => {
+        if (++calls === 1) await new Promise<void>((r) => (release = r));
+        return [{ kind: 'ack' }];
+      },
+    });
+    running.push(consumer);
+    await waitFor(async () => calls >= 2, { what: 'the event handled again after the deadline' });
+    expect(consumer.stalled!()).toBe(1);
+    release();
+    await waitFor(async () => consumer.stalled!() === 0, { what: 'the abandoned handler to return' });
+    expect(await listDeadLetters(bus)).toEqual([]);
   });
 
   it('keeps per-user order with three replicas: 50 users × 40 interleaved events, none twice', async () => {
