@@ -199,11 +199,19 @@ export async function runHearth(opts: RunHearthOptions): Promise<HearthProcess> 
       await closeResources();
       removeSignalHandlers();
     });
-    const removeSignalHandlers = opts.installSignalHandlers
+    const removeForcedExit = opts.installSignalHandlers
       ? installForcedExit(log, () => {
           stopping = true;
         })
       : () => undefined;
+    // The process owner keeps running through a promise nobody awaited (a dropped
+    // connection surfacing late): logged loudly, not a crash of every service in it.
+    const onRejection = (reason: unknown): void => log.error({ err: reason }, 'unhandled promise rejection (process kept running)');
+    if (opts.installSignalHandlers) process.on('unhandledRejection', onRejection);
+    const removeSignalHandlers = (): void => {
+      removeForcedExit();
+      process.off('unhandledRejection', onRejection);
+    };
 
     log.info(
       {

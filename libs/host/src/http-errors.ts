@@ -86,7 +86,7 @@ export class ApiErrorFilter implements ExceptionFilter {
     } else if (status >= 500 && !(exception instanceof HttpException)) {
       this.logger.error({ err: exception }, 'unhandled error in an HTTP handler');
     }
-    const response = host.switchToHttp().getResponse();
+    const response = host.switchToHttp().getResponse<unknown>();
     const retryAfter = retryAfterOf(status, body);
     if (retryAfter !== undefined) this.adapter.setHeader(response, 'Retry-After', String(retryAfter));
     this.adapter.reply(response, body, status);
