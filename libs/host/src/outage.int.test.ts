@@ -81,21 +81,21 @@ describe('a Postgres outage under a running Hearth', () => {
 
   it('answers 503 with Retry-After and pauses consumers while it is down, then recovers by itself', async () => {
     await add('before');
-    await waitFor(async () => (await (await get('/toy/count')).json()).count === 1, { what: 'the first event projected' });
+    await waitFor(async () => ((await (await get('/toy/count')).json()) as { count: number }).count === 1, { what: 'the first event projected' });
 
     await pg.stop({ keepData: true, mode: 'fast' });
     await waitFor(async () => (await get('/readyz')).status === 503, { what: '/readyz not ready' });
     const down = await get('/toy/count');
     expect(down.status).toBe(503);
     expect(down.headers.get('retry-after')).toBe('2');
-    expect((await down.json()).error).toMatchObject({ code: 'UNAVAILABLE', details: { retry_after_seconds: 2 } });
+    expect(((await down.json()) as { error: unknown }).error).toMatchObject({ code: 'UNAVAILABLE', details: { retry_after_seconds: 2 } });
     // Appended while the database is away: paused, not counted toward quarantine (maxDeliver is 2).
     await add('during');
     await new Promise((r) => setTimeout(r, 1_500));
 
     await pg.start();
     await waitFor(async () => (await get('/readyz')).status === 200, { what: '/readyz ready again', timeoutMs: 30_000 });
-    await waitFor(async () => (await (await get('/toy/count')).json()).count === 2, { what: 'the event of the outage projected', timeoutMs: 30_000 });
+    await waitFor(async () => ((await (await get('/toy/count')).json()) as { count: number }).count === 2, { what: 'the event of the outage projected', timeoutMs: 30_000 });
     expect(await listDeadLetters(hearth.bus)).toEqual([]);
   });
 });

@@ -93,7 +93,7 @@ describe('loadLlmConfig', () => {
       LLM_TEMPERATURE: '0',
     });
 
-    expect(env.HEARTH_ENV).toBe('dev');
+    expect(env.HEARTH_ENV).toBe('production');
     expect(toLlmConfig(env).chat).toMatchObject({ baseUrl: 'http://vllm:8000/v1', temperature: 0 });
   });
 });
