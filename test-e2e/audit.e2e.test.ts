@@ -68,7 +68,7 @@ describe('relationship and turn audit through the HTTP API (scripts/start, Postg
       expect(after.body).toMatchObject({ relationship_stage: 'STRANGER', sessions_count: 1, last_interaction_at: expect.stringMatching(ISO) });
       expect(after.body.rapport_score).toEqual(expect.any(Number));
       expect(Object.keys(after.body).sort()).toEqual(Object.keys(INITIAL).sort());
-      const now = Date.parse((await anon.call('GET', '/v1/dev/clock')).body.now);
+      const now = Date.parse((await anon.clock()).body.now);
       expect(Date.parse(after.body.last_interaction_at)).toBeLessThanOrEqual(now);
       // The route is the caller's own: another user still reads their own, untouched relationship.
       expect(await other.call('GET', '/v1/me/relationship')).toEqual({ status: 200, body: INITIAL });

@@ -42,10 +42,10 @@ describe.each(['postgres', 'pglite'] as const)('proactive messages through the H
     expect(await hearth?.stop()).toEqual([0]);
   });
 
-  const clockNow = async (): Promise<number> => Date.parse((await anon.call('GET', '/v1/dev/clock')).body.now);
+  const clockNow = async (): Promise<number> => Date.parse((await anon.clock()).body.now);
 
   async function advance(seconds: number): Promise<void> {
-    expect((await anon.call('POST', '/v1/dev/clock', { advance_seconds: seconds })).status).toBe(200);
+    expect((await anon.advanceClock(seconds)).status).toBe(200);
   }
 
   async function say(me: HearthClient, conversation: string, text: string): Promise<Reply> {

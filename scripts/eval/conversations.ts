@@ -147,7 +147,9 @@ async function main(): Promise<number> {
     }
     const api = new CountingApi(target.url);
     try {
-      await api.call('GET', '/v1/dev/clock');
+      // The dev clock answers a token only: any dev token.
+      const { token } = await api.call<{ token: string }>('POST', '/v1/dev/token', { body: {} });
+      await api.call('GET', '/v1/dev/clock', { token });
     } catch (err) {
       if (err instanceof ApiCallError && err.status === 0) throw new Error(`${target.url} does not answer (${err.code})`, { cause: err });
       throw new Error(`${target.url} has no virtual clock (${(err as Error).message}): the eval needs Hearth in dev mode (HEARTH_ENV dev or test)`, { cause: err });

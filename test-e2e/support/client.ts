@@ -43,6 +43,24 @@ export class HearthClient {
     return new HearthClient(this.url, r.body.token, r.body.user_id);
   }
 
+  /** GET /v1/dev/clock, which needs a token: this client's, or a dev token minted for it. */
+  async clock(): Promise<Reply<{ now: string }>> {
+    return (await this.withToken()).call('GET', '/v1/dev/clock');
+  }
+
+  /** POST /v1/dev/clock `{advance_seconds}`, with this client's token or a dev token minted for it. */
+  async advanceClock(seconds: number): Promise<Reply<{ now: string }>> {
+    return (await this.withToken()).call('POST', '/v1/dev/clock', { advance_seconds: seconds });
+  }
+
+  /**
+   * This client when it has a token; else one with a fresh dev token (fresh each
+   * time: dev tokens expire on the virtual clock, which these calls move).
+   */
+  private withToken(): Promise<HearthClient> {
+    return this.token ? Promise.resolve(this) : this.as();
+  }
+
   say(conversationId: string, text: string, messageId: string = randomUUID()): Promise<Reply> {
     return this.call('POST', `/v1/conversations/${conversationId}/messages`, { message_id: messageId, text });
   }

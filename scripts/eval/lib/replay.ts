@@ -163,8 +163,9 @@ export async function replayConversation(plan: PlannedConversation, opts: Replay
     turns: [],
   };
   const token = async (body: object) => parseBody(api, tokenBody, await api.call('POST', '/v1/dev/token', { body }), 'POST /v1/dev/token');
+  // The dev clock needs a token: the user's own.
   const advance = async (seconds: number) =>
-    Date.parse(parseBody(api, clockBody, await api.call('POST', '/v1/dev/clock', { body: { advance_seconds: seconds } }), 'POST /v1/dev/clock').now);
+    Date.parse(parseBody(api, clockBody, await api.call('POST', '/v1/dev/clock', { token: me.token, body: { advance_seconds: seconds } }), 'POST /v1/dev/clock').now);
 
   // Onboarding: a dev token, the user, the answers, then the persona a moment later.
   let me: { token: string; user_id: string };
@@ -188,7 +189,7 @@ export async function replayConversation(plan: PlannedConversation, opts: Replay
       msgLengthPref: style.msg_length_pref,
       emojiFreq: style.emoji_freq,
     };
-    startedAt = Date.parse(parseBody(api, clockBody, await api.call('GET', '/v1/dev/clock'), 'GET /v1/dev/clock').now);
+    startedAt = Date.parse(parseBody(api, clockBody, await api.call('GET', '/v1/dev/clock', { token: me.token }), 'GET /v1/dev/clock').now);
   } catch (err) {
     result.aborted = `onboarding failed: ${(err as Error).message}`;
     return result;

@@ -12,8 +12,32 @@ export interface IngressAuth {
   now(): Date;
 }
 
-export async function principalOf(auth: IngressAuth, req: FastifyRequest): Promise<Principal> {
-  const header = req.headers.authorization;
+// One verification per request: the rate-limit hook and the controller share it.
+const verified = new WeakMap<object, Promise<Principal>>();
+
+/**
+ * The principal of a request's bearer token, verified once per request; a
+ * missing or invalid token is a 401.
+ */
+export function principalOf(auth: IngressAuth, req: FastifyRequest): Promise<Principal> {
+  let p = verified.get(req.raw);
+  if (!p) {
+    p = verifyHeader(auth, req.headers.authorization);
+    verified.set(req.raw, p);
+  }
+  return p;
+}
+
+/** The verified user id of a request, or null when it has no valid token (for the rate limits). */
+export function verifiedUserOf(auth: IngressAuth, req: FastifyRequest): Promise<string | null> {
+  if (!req.headers.authorization) return Promise.resolve(null);
+  return principalOf(auth, req).then(
+    (p) => p.userId,
+    () => null,
+  );
+}
+
+async function verifyHeader(auth: IngressAuth, header: string | undefined): Promise<Principal> {
   if (!header || !/^Bearer\s+\S+$/i.test(header)) {
     throw new ApiHttpException(401, 'UNAUTHENTICATED', 'missing bearer token (Authorization: Bearer <JWT>)');
   }

@@ -120,6 +120,14 @@ describe('OpenAPI document of the ingress API', () => {
     expect(OPENAPI.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   });
 
+  it('documents 429 with Retry-After wherever the rate limits apply, and only there', () => {
+    for (const { path, operation } of documented) {
+      const limited = !path.startsWith('/v1/dev/') && !['/healthz', '/readyz', '/metrics'].includes(path) && !path.startsWith('/docs');
+      expect([path, operation.responses['429'] !== undefined]).toEqual([path, limited]);
+      if (limited) expect(operation.responses['429']!.headers).toHaveProperty('Retry-After');
+    }
+  });
+
   it('takes the enums from the validation code', () => {
     const input = OPENAPI.components.schemas.OnboardingAnswersInput!.properties as Record<string, JsonSchema>;
     expect(input.age_band!.enum).toEqual([...AGE_BANDS]);
@@ -128,10 +136,10 @@ describe('OpenAPI document of the ingress API', () => {
   });
 
   it.each([
-    ['GET', '/v1/me/relationship', ['200', '401', '404', '503']],
-    ['GET', '/v1/admin/turns/{message_id}', ['200', '401', '403', '404', '422']],
-    ['POST', '/v1/me/app-opens', ['202', '400', '401', '404', '413', '422', '503']],
-    ['GET', '/v1/admin/users/{user_id}/retention', ['200', '401', '403', '404', '422', '503']],
+    ['GET', '/v1/me/relationship', ['200', '401', '404', '429', '503']],
+    ['GET', '/v1/admin/turns/{message_id}', ['200', '401', '403', '404', '422', '429']],
+    ['POST', '/v1/me/app-opens', ['202', '400', '401', '404', '413', '422', '429', '503']],
+    ['GET', '/v1/admin/users/{user_id}/retention', ['200', '401', '403', '404', '422', '429', '503']],
   ])('documents %s %s with its statuses', (method, path, statuses) => {
     const doc = documented.find((d) => key(d.method, d.path) === key(method, path));
     expect(Object.keys(doc!.operation.responses).sort()).toEqual(statuses);

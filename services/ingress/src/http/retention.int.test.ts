@@ -12,6 +12,7 @@ import { GET_RETENTION } from '@hearth/svc-retention';
 import { cleanupNamespace, databaseUrl, dropSchemas, natsUrl, testNamespace, waitFor } from '@hearth/testing';
 import type { Kysely } from 'kysely';
 import type { IngressDb } from '../db.js';
+import { appOpenEventId } from '../users/app-open.js';
 import { service } from '../index.js';
 import { turnsProjection } from '../projections/turns.js';
 
@@ -156,7 +157,7 @@ describe('retention at the ingress edge', () => {
       expect(Date.parse(r.body.opened_at)).toBeLessThanOrEqual(hearth.clock.now().getTime());
       expect(r.body.app_open_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       const last = await lastOnChain(userId);
-      expect(last).toMatchObject({ type: Events.AppOpened.name, id: r.body.app_open_id, userId, service: 'ingress' });
+      expect(last).toMatchObject({ type: Events.AppOpened.name, id: appOpenEventId(userId, r.body.app_open_id), userId, service: 'ingress' });
       expect(last!.occurredAt.toISOString()).toBe(r.body.opened_at);
       expect(Events.AppOpened.decode(last!.payload)).toEqual({ appOpenId: r.body.app_open_id, openedNotificationId: '' });
     });
@@ -237,7 +238,7 @@ describe('retention at the ingress edge', () => {
 
       expect(timeline.status).toBe(200);
       expect(timeline.body.events).toContainEqual(
-        expect.objectContaining({ type: Events.AppOpened.name, event_id: r.body.app_open_id, service: 'ingress', payload: { appOpenId: r.body.app_open_id, openedNotificationId: '' } }),
+        expect.objectContaining({ type: Events.AppOpened.name, event_id: appOpenEventId(userId, r.body.app_open_id), service: 'ingress', payload: { appOpenId: r.body.app_open_id, openedNotificationId: '' } }),
       );
     });
   });

@@ -1,13 +1,78 @@
 import { ApiHttpException } from '@hearth/host';
 import type { z } from 'zod';
 
-/** Parses a request part with zod; a failure is a 422 naming each field. */
+/** One field a request got wrong, as `details.fields` of a 422 lists it (API.md). */
+export interface FieldIssue {
+  field: string;
+  message: string;
+}
+
+// Without the `u` flag a regex sees UTF-16 code units, so a lone half of a pair is visible.
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Why a string may not reach an event, or null when it may: NUL (Postgres text
+ * refuses it) and unpaired surrogates (not UTF-8 encodable) would poison every
+ * projection of the event (API.md: text fields refuse them).
+ */
+export function badText(s: string): string | null {
+  if (s.includes('\u0000')) return 'must not contain NUL (U+0000)';
+  if (UNPAIRED_SURROGATE.test(s)) return 'must not contain an unpaired UTF-16 surrogate';
+  return null;
+}
+
+/** A key as a field path may show it: a bad key is shown with U+FFFD in place of the bad characters. */
+function shownKey(key: string): string {
+  return key.replaceAll('\u0000', '\uFFFD').replace(/[\uD800-\uDFFF]/g, (c, i: number, s: string) => {
+    const code = c.charCodeAt(0);
+    const paired = code < 0xdc00 ? /[\uDC00-\uDFFF]/.test(s[i + 1] ?? '') : /[\uD800-\uDBFF]/.test(s[i - 1] ?? '');
+    return paired ? c : '\uFFFD';
+  });
+}
+
+/**
+ * Every string in a parsed JSON value (at any depth, object keys included) that
+ * {@link badText} refuses, by its dotted path (`suppressed_topics.0`).
+ */
+export function badTextFields(value: unknown, path = ''): FieldIssue[] {
+  const at = (key: string | number) => (path === '' ? String(key) : `${path}.${key}`);
+  if (typeof value === 'string') {
+    const message = badText(value);
+    return message ? [{ field: path || '(body)', message }] : [];
+  }
+  if (Array.isArray(value)) return value.flatMap((v, i) => badTextFields(v, at(i)));
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).flatMap(([k, v]) => {
+      const keyMessage = badText(k);
+      const own = keyMessage ? [{ field: at(shownKey(k)), message: `field name ${keyMessage}` }] : [];
+      return [...own, ...badTextFields(v, at(shownKey(k)))];
+    });
+  }
+  return [];
+}
+
+export function invalidFields(fields: FieldIssue[]): ApiHttpException {
+  return new ApiHttpException(422, 'INVALID_FIELDS', fields.map((f) => `${f.field}: ${f.message}`).join('; '), { fields });
+}
+
+/** Refuses NUL and unpaired surrogates in named request parts (query strings, path parameters) with a 422. */
+export function checkText(parts: Record<string, unknown>): void {
+  const fields = Object.entries(parts).flatMap(([name, v]) => (v === undefined ? [] : badTextFields(v, name)));
+  if (fields.length > 0) throw invalidFields(fields);
+}
+
+/**
+ * Parses a request body with zod; a failure is a 422 naming each field. Every
+ * string in the body is checked for NUL and unpaired surrogates first, so no
+ * schema can let one through to an event.
+ */
 export function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   if (value === undefined || value === null || typeof value !== 'object') {
     throw new ApiHttpException(400, 'BAD_REQUEST', 'expected a JSON object body');
   }
+  const bad = badTextFields(value);
+  if (bad.length > 0) throw invalidFields(bad);
   const r = schema.safeParse(value);
   if (r.success) return r.data;
-  const fields = r.error.issues.map((i) => ({ field: i.path.join('.') || '(body)', message: i.message }));
-  throw new ApiHttpException(422, 'INVALID_FIELDS', fields.map((f) => `${f.field}: ${f.message}`).join('; '), { fields });
+  throw invalidFields(r.error.issues.map((i) => ({ field: i.path.join('.') || '(body)', message: i.message })));
 }

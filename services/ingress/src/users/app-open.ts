@@ -1,11 +1,13 @@
+import { deriveId } from '@hearth/events';
 import { z } from 'zod';
 
-/** POST /v1/me/app-opens: the push notification that opened the app, when the client knows it. */
+/** POST /v1/me/app-opens: the client's id of this open, and the push notification that opened the app, when known. */
 export const appOpenSchema = z.strictObject({
+  app_open_id: z.uuid({ message: 'must be a uuid' }).optional(),
   opened_notification_id: z.uuid({ message: 'must be a uuid' }).optional(),
 });
 
-/** An app open as the edge hands it over: the id is generated there. */
+/** An app open as the edge hands it over. */
 export interface AppOpenCommand {
   appOpenId: string;
   /** A proactive message's assistant message id (lower case), or null. */
@@ -17,6 +19,27 @@ export interface AppOpenView {
   app_open_id: string;
   opened_notification_id: string | null;
   opened_at: string;
+}
+
+/**
+ * The id of an app open, which makes a repeat of the request record nothing
+ * more: the client's `app_open_id` when it sends one; else, for an open caused
+ * by a notification, one derived from the user and the notification (each
+ * notification opens the app once, as retention counts it); else a fresh id,
+ * and a client retry of such an open is a second open.
+ */
+export function appOpenIdOf(userId: string, body: z.output<typeof appOpenSchema>, freshId: () => string): string {
+  if (body.app_open_id) return body.app_open_id.toLowerCase();
+  if (body.opened_notification_id) return deriveId('ingress', 'app-open-of-notification', userId, body.opened_notification_id.toLowerCase());
+  return freshId().toLowerCase();
+}
+
+/**
+ * The AppOpened event's id: per user, so another user's client naming the
+ * same app_open_id never collides with this one in the stream's dedup.
+ */
+export function appOpenEventId(userId: string, appOpenId: string): string {
+  return deriveId('ingress', 'app-open', userId, appOpenId);
 }
 
 /** The command of a validated body; ids are compared and stored in lower case. */
