@@ -1,5 +1,6 @@
 import type { ServiceDefinition } from '@hearth/host';
 import { startProjection, startReactor } from '@hearth/store';
+import { listDeadLetters, watchDeadLetters } from '@hearth/bus';
 import type { Kysely } from 'kysely';
 import { migration as m0001 } from '../migrations/2026_11_22_0001_users_turns.js';
 import { migration as m0002 } from '../migrations/2026_11_22_0002_persona_event_seq.js';
@@ -8,11 +9,13 @@ import { migration as m0004 } from '../migrations/2026_11_23_0004_notification_i
 import { createIngressApp } from './app/ingress-app.js';
 import { createSuppressTopicsReactor } from './handlers/suppress-topics.js';
 import { TurnWaiters } from './app/waiters.js';
+import { FailedTurns } from './app/failed-turns.js';
 import { createTokenVerifier, signDevToken } from './auth/tokens.js';
 import { INGRESS, loadIngressConfig } from './config.js';
 import type { IngressDb } from './db.js';
 import { INGRESS_CONTROLLERS } from './http/controllers.js';
-import type { IngressAuth } from './http/auth.js';
+import { verifiedUserOf, type IngressAuth } from './http/auth.js';
+import { rateLimitProvider } from './http/rate-limit-plugin.js';
 import { INGRESS_APP, INGRESS_AUTH } from './http/tokens.js';
 import { Events } from '@hearth/events';
 import { personasProjection } from './projections/personas.js';
@@ -33,10 +36,13 @@ export const service: ServiceDefinition = {
     const cfg = loadIngressConfig(ctx.environment);
     const db = ctx.db as Kysely<IngressDb>;
     const waiters = new TurnWaiters();
+    const failedTurns = new FailedTurns();
+    let stopWatching = (): void => undefined;
     const devMode = ctx.env !== 'production';
     const verify = createTokenVerifier({
       issuer: cfg.AUTH_ISSUER,
       audience: cfg.AUTH_AUDIENCE,
+      clientId: cfg.AUTH_CLIENT_ID,
       jwksUrl: cfg.AUTH_JWKS_URL,
       devSecret: devMode ? cfg.DEV_AUTH_SECRET : undefined,
       clock: ctx.clock,
@@ -55,7 +61,7 @@ export const service: ServiceDefinition = {
           ttlSeconds: INGRESS.devTokenTtlSeconds,
         }),
     };
-    const app = createIngressApp({ bus: ctx.bus, db, clock: ctx.clock, logger: ctx.logger, waiters, turnTimeoutMs: cfg.TURN_TIMEOUT_MS });
+    const app = createIngressApp({ bus: ctx.bus, db, clock: ctx.clock, logger: ctx.logger, waiters, failedTurns, turnTimeoutMs: cfg.TURN_TIMEOUT_MS });
     ctx.logger.info({ auth: cfg.AUTH_JWKS_URL ? 'jwks' : 'dev-hs256', issuer: cfg.AUTH_ISSUER }, 'ingress auth configured');
     return {
       http: {
@@ -63,20 +69,67 @@ export const service: ServiceDefinition = {
         providers: [
           { provide: INGRESS_APP, useValue: app },
           { provide: INGRESS_AUTH, useValue: auth },
+          rateLimitProvider({
+            settings: {
+              chatPerMinute: cfg.RATE_LIMIT_CHAT_PER_MINUTE,
+              chatBurst: cfg.RATE_LIMIT_CHAT_BURST,
+              perMinute: cfg.RATE_LIMIT_PER_MINUTE,
+              anonPerMinute: cfg.RATE_LIMIT_ANON_PER_MINUTE,
+            },
+            nc: ctx.bus.nc,
+            namespace: cfg.HEARTH_NAMESPACE,
+            userOf: (req) => verifiedUserOf(auth, req),
+            logger: ctx.logger,
+          }),
         ],
       },
+      async isOperator(authorization) {
+        const token = /^Bearer\s+(\S+)$/i.exec(authorization)?.[1];
+        if (!token) return false;
+        return (await verify(token).catch(() => undefined))?.roles.includes('admin') ?? false;
+      },
       async start() {
+        // Replies are applied by whichever replica's consumer got the event: every
+        // replica hears of them on core NATS, and wakes its waiting requests.
+        const turnsApplied = ctx.bus.topology.control('ingress-turns-applied');
+        const turnsSub = ctx.bus.nc.subscribe(turnsApplied, {
+          callback: (err, m) => {
+            if (!err) waiters.notify(m.json<string[]>());
+          },
+        });
+        // Turns a quarantine stopped: known from the dead-letter stream, then followed live.
+        for (const entry of await listDeadLetters(ctx.bus)) failedTurns.add(entry);
+        const unwatch = watchDeadLetters(ctx.bus, {
+          onDeadLetter: (entry) => {
+            failedTurns.add(entry);
+            if (entry.correlationId) waiters.notify([entry.correlationId]);
+          },
+          onRedriven: (consumer, stream, seq) => {
+            failedTurns.lift(consumer, stream, seq);
+          },
+        });
+        stopWatching = () => {
+          turnsSub.unsubscribe();
+          unwatch();
+        };
         return [
           ...(await startProjection(ctx.bus, db, 'ingress', usersProjection)),
           ...(await startProjection(ctx.bus, db, 'ingress', personasProjection)),
           ...(await startProjection(ctx.bus, db, 'ingress', turnsProjection, {
-            onApplied: (events) =>
-              waiters.notify(
-                events.filter((e) => e.type === Events.TurnCompleted.name || e.type === Events.ChatRefused.name).map((e) => turnMessageId(e.payload, e.type)),
-              ),
+            onApplied: (events) => {
+              const done = events
+                .filter((e) => e.type === Events.TurnCompleted.name || e.type === Events.ChatRefused.name)
+                .map((e) => turnMessageId(e.payload, e.type));
+              if (done.length === 0) return;
+              waiters.notify(done);
+              ctx.bus.nc.publish(turnsApplied, JSON.stringify(done));
+            },
           })),
           ...(await startReactor(ctx.bus, db, 'ingress', createSuppressTopicsReactor({ bus: ctx.bus, db, logger: ctx.logger }))),
         ];
+      },
+      async stop() {
+        stopWatching();
       },
     };
   },

@@ -1,4 +1,19 @@
-import { appendDecided, draft, GLOBAL_KEYS, QueryError, type Bus, type EventDraft, type ServiceName, type StoredEvent, SERVICE_NAMES } from '@hearth/bus';
+import {
+  appendDecided,
+  BusError,
+  draft,
+  GLOBAL_KEYS,
+  listDeadLetters,
+  QueryError,
+  redriveDeadLetter,
+  type Bus,
+  type DeadLetterEntry,
+  type EventDraft,
+  type RedriveResult,
+  type ServiceName,
+  type StoredEvent,
+  SERVICE_NAMES,
+} from '@hearth/bus';
 import type { Clock } from '@hearth/clock';
 import { deriveId, Events } from '@hearth/events';
 import { eventCodecs, isEventTypeName } from '@hearth/proto';
@@ -13,15 +28,17 @@ import { INGRESS } from '../config.js';
 import type { IngressDb, TurnsTable } from '../db.js';
 import { RETENTION_SOURCE } from '../projections/turns.js';
 import { usersProjection } from '../projections/users.js';
-import { appOpenView, type AppOpenCommand, type AppOpenView } from '../users/app-open.js';
+import { appOpenEventId, appOpenView, type AppOpenCommand, type AppOpenView } from '../users/app-open.js';
 import type { OnboardingAnswersValue } from '../users/answers.js';
 import { applyControlsPatch, controlsToEvent, DEFAULT_CONTROLS, sameControls, type ControlsPatch, type ControlsValue } from '../users/controls.js';
+import { KeyedQueue } from '../users/keyed-queue.js';
 import { decideCreateUser, decideOnboarding, decideTurn, stateAfterTurn, type TurnCommand, type UserSnapshot, type UserState } from '../users/user.js';
 import { belongsToTurn, buildTurnTrail, type AuditEvent, type TimelineEvent, type TurnTrail } from './audit.js';
 import { IngressError } from './errors.js';
 import { historyMessages, type HistoryMessage } from './history.js';
 import { relationshipView, type RelationshipView } from './relationship-view.js';
 import { retentionView, type RetentionView } from './retention-view.js';
+import type { FailedTurns, TurnFailure } from './failed-turns.js';
 import type { TurnWaiters } from './waiters.js';
 
 export interface Profile {
@@ -46,7 +63,21 @@ export interface IngressDeps {
   clock: Clock;
   logger: Logger;
   waiters: TurnWaiters;
+  /** Turns a quarantine stopped (see failed-turns.ts). */
+  failedTurns: FailedTurns;
   turnTimeoutMs: number;
+}
+
+/** A dead letter as the admin API lists it (API.md). */
+export interface DeadLetterView {
+  event_id: string;
+  type: string;
+  user_id: string;
+  service: string;
+  consumer: string;
+  error: string;
+  deliveries: number;
+  quarantined_at: string;
 }
 
 /** The reply body of a completed turn: a pure function of its row, so a repeat is identical. */
@@ -100,6 +131,9 @@ export function createIngressApp(deps: IngressDeps) {
   const { bus, db, clock } = deps;
   const memories = createMemoryQueries(bus, INGRESS.queryTimeoutMs);
   const retentionQueries = createRetentionQueries(bus, INGRESS.queryTimeoutMs);
+  // A user's appends from this process, one at a time: concurrent sends (a phone
+  // flushing its offline queue) must not exhaust the append's conflict retries.
+  const userAppends = new KeyedQueue();
 
   async function existingUser(userId: string) {
     const row = await db.selectFrom('users').select(['user_id', 'controls']).where('user_id', '=', userId).executeTakeFirst();
@@ -213,34 +247,36 @@ export function createIngressApp(deps: IngressDeps) {
       const existing = await db.selectFrom('turns').selectAll().where('message_id', '=', cmd.messageId).executeTakeFirst();
       if (existing) return replyForExisting(userId, cmd, existing);
       await assertConversationOwner(userId, cmd.conversationId);
-      await appendDecided(bus, 'ingress', userId, async (last) => {
-        const user = await snapshotAt(userId, last);
-        const d = decideTurn(user, cmd);
-        if (d.kind === 'reject') throw new IngressError(d.status, d.code, d.message);
-        if (d.kind === 'noop') return [];
-        const t = d.events[0]!;
-        const answers = user?.answers ?? null;
-        return [
-          draft(
-            Events.TurnReceived,
-            {
-              messageId: cmd.messageId,
-              conversationId: cmd.conversationId,
-              text: cmd.text,
-              source: 'chat',
-              userState: t.userState,
-              activatesUser: t.activatesUser,
-              missingOnboarding: t.missingOnboarding,
-              aiFriendId: user?.aiFriendId ?? '',
-              clientTimezone: t.clientTimezone,
-              clientLocale: cmd.clientLocale ?? '',
-              ageBand: answers?.age_band ?? '',
-            },
-            // The turn's event id is its message_id: Msg-Id dedup makes a concurrent repeat a no-op.
-            meta(userId, cmd.messageId, cmd.messageId),
-          ),
-        ];
-      });
+      await userAppends.run(userId, () =>
+        appendDecided(bus, 'ingress', userId, async (last) => {
+          const user = await snapshotAt(userId, last);
+          const d = decideTurn(user, cmd);
+          if (d.kind === 'reject') throw new IngressError(d.status, d.code, d.message);
+          if (d.kind === 'noop') return [];
+          const t = d.events[0]!;
+          const answers = user?.answers ?? null;
+          return [
+            draft(
+              Events.TurnReceived,
+              {
+                messageId: cmd.messageId,
+                conversationId: cmd.conversationId,
+                text: cmd.text,
+                source: 'chat',
+                userState: t.userState,
+                activatesUser: t.activatesUser,
+                missingOnboarding: t.missingOnboarding,
+                aiFriendId: user?.aiFriendId ?? '',
+                clientTimezone: t.clientTimezone,
+                clientLocale: cmd.clientLocale ?? '',
+                ageBand: answers?.age_band ?? '',
+              },
+              // The turn's event id is its message_id: Msg-Id dedup makes a concurrent repeat a no-op.
+              meta(userId, cmd.messageId, cmd.messageId),
+            ),
+          ];
+        }),
+      );
       return awaitReply(userId, cmd);
     },
 
@@ -261,9 +297,38 @@ export function createIngressApp(deps: IngressDeps) {
       return historyMessages((await q.orderBy('received_at', 'desc').orderBy('message_id', 'desc').limit(limit).execute()).reverse());
     },
 
-    /** Every event about a user across all streams, in order of occurrence. */
+    /**
+     * Every event about a user across all streams, in order of occurrence, and
+     * each quarantine of one of them (type `Quarantined`, at the time it happened).
+     */
     async timeline(userId: string): Promise<TimelineEvent[]> {
-      return (await userEvents(userId)).map(({ causation_id: _c, correlation_id: _r, ...e }) => e);
+      const events: TimelineEvent[] = (await userEvents(userId)).map(({ causation_id: _c, correlation_id: _r, ...e }) => e);
+      const quarantines = (await listDeadLetters(bus)).filter((d) => d.userId === userId);
+      for (const d of quarantines) {
+        events.push({
+          type: 'Quarantined',
+          event_id: d.eventId,
+          occurred_at: d.quarantinedAt.toISOString(),
+          service: d.service,
+          payload: { event_type: d.type, consumer: d.consumer, error: d.error, deliveries: d.deliveries, redriven: d.redriven },
+        });
+      }
+      return events.sort((a, b) => a.occurred_at.localeCompare(b.occurred_at));
+    },
+
+    /** Quarantined events not redriven since, oldest first (API.md admin). */
+    async deadLetters(): Promise<DeadLetterView[]> {
+      return (await listDeadLetters(bus)).filter((d) => !d.redriven).map(deadLetterView);
+    },
+
+    /** Asks every consumer that quarantined the event to apply it now. */
+    async redriveDeadLetter(eventId: string): Promise<{ event_id: string; results: RedriveResult[] }> {
+      try {
+        return { event_id: eventId, results: await redriveDeadLetter(bus, eventId) };
+      } catch (err) {
+        if (err instanceof BusError && err.code === 'DEAD_LETTER_NOT_FOUND') throw new IngressError(404, 'DEAD_LETTER_NOT_FOUND', err.message);
+        throw err;
+      }
     },
 
     /**
@@ -337,21 +402,34 @@ export function createIngressApp(deps: IngressDeps) {
      */
     async openApp(userId: string, cmd: AppOpenCommand): Promise<AppOpenView> {
       const openedAt = clock.now();
-      await appendDecided(bus, 'ingress', userId, async (last) => {
-        if (last && !(await waitForPosition(db, usersProjection.name, last.subject, last.seq))) {
-          throw new IngressError(503, 'UNAVAILABLE', 'user state is catching up; retry shortly');
+      const eventId = appOpenEventId(userId, cmd.appOpenId);
+      const results = await userAppends.run(userId, () =>
+        appendDecided(bus, 'ingress', userId, async (last) => {
+          if (last && !(await waitForPosition(db, usersProjection.name, last.subject, last.seq))) {
+            throw new IngressError(503, 'UNAVAILABLE', 'user state is catching up; retry shortly');
+          }
+          await existingUser(userId);
+          if (cmd.openedNotificationId) await assertOwnNotification(userId, cmd.openedNotificationId);
+          // Msg-Id dedup on the event id records a repeat of this app open once (within the
+          // stream's dedup window, or later while it is still the user's last ingress event).
+          return [
+            draft(
+              Events.AppOpened,
+              { appOpenId: cmd.appOpenId, openedNotificationId: cmd.openedNotificationId ?? '' },
+              { id: eventId, userId, occurredAt: openedAt, correlationId: cmd.appOpenId },
+            ),
+          ];
+        }),
+      );
+      const appended = results[0];
+      if (appended?.duplicate && appended.seq > 0) {
+        // A repeat answers as the open it repeats did.
+        for await (const e of bus.read('ingress', { key: userId, fromSeq: appended.seq, toSeq: appended.seq })) {
+          if (e.id !== eventId || e.type !== Events.AppOpened.name) continue;
+          const original = Events.AppOpened.decode(e.payload);
+          return appOpenView({ appOpenId: original.appOpenId, openedNotificationId: original.openedNotificationId || null }, e.occurredAt);
         }
-        await existingUser(userId);
-        if (cmd.openedNotificationId) await assertOwnNotification(userId, cmd.openedNotificationId);
-        // The event id is the app_open_id: a retried append is deduplicated.
-        return [
-          draft(
-            Events.AppOpened,
-            { appOpenId: cmd.appOpenId, openedNotificationId: cmd.openedNotificationId ?? '' },
-            { id: cmd.appOpenId, userId, occurredAt: openedAt, correlationId: cmd.appOpenId },
-          ),
-        ];
-      });
+      }
       return appOpenView(cmd, openedAt);
     },
 
@@ -464,13 +542,23 @@ export function createIngressApp(deps: IngressDeps) {
   }
 
   async function awaitReply(userId: string, cmd: TurnCommand): Promise<TurnReply> {
-    const row = await deps.waiters.wait(cmd.messageId, deps.turnTimeoutMs, async () => {
+    const found = await deps.waiters.wait<{ row: Selectable<TurnsTable> } | { failure: TurnFailure }>(cmd.messageId, deps.turnTimeoutMs, async () => {
       const r = await db.selectFrom('turns').selectAll().where('message_id', '=', cmd.messageId).executeTakeFirst();
-      return r?.completed_at && r.received_at ? r : undefined;
+      if (r?.completed_at && r.received_at) return { row: r };
+      // A quarantined event of this turn: it will not complete by itself, so say so now.
+      const failure = deps.failedTurns.failureOf(cmd.messageId);
+      return failure ? { failure } : undefined;
     });
-    if (!row) {
+    if (!found) {
       throw new IngressError(504, 'TURN_TIMEOUT', 'the reply is taking longer than usual; send the same message_id again to get it');
     }
+    if ('failure' in found) {
+      throw new IngressError(422, 'TURN_FAILED', 'this message could not be processed; it was set aside for an operator. Your next message will work.', {
+        event_id: found.failure.eventId,
+        service: found.failure.service,
+      });
+    }
+    const row = found.row;
     if (row.user_id !== userId || row.text !== cmd.text || row.conversation_id !== cmd.conversationId) {
       throw new IngressError(409, 'MESSAGE_ID_CONFLICT', 'this message_id was already used for a different message');
     }
@@ -479,6 +567,19 @@ export function createIngressApp(deps: IngressDeps) {
 }
 
 export type IngressApp = ReturnType<typeof createIngressApp>;
+
+function deadLetterView(d: DeadLetterEntry): DeadLetterView {
+  return {
+    event_id: d.eventId,
+    type: d.type,
+    user_id: d.userId,
+    service: d.service,
+    consumer: d.consumer,
+    error: d.error,
+    deliveries: d.deliveries,
+    quarantined_at: d.quarantinedAt.toISOString(),
+  };
+}
 
 function decodePayload(e: StoredEvent): unknown {
   if (!isEventTypeName(e.type)) return { undecoded: Buffer.from(e.payload).toString('base64') };

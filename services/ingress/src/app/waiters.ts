@@ -1,8 +1,11 @@
 /**
- * Requests waiting for their turn's reply. A local projection wakes them at
- * once; a short poll of the database covers replies applied by another
- * replica of ingress.
+ * Requests waiting for their turn's reply. They are woken when it is applied:
+ * by the local projection, or by the core-NATS note of the replica whose
+ * projection applied it (index.ts). A re-check once a second covers a lost
+ * note without a burst of waiting requests polling the database.
  */
+const RECHECK_MS = 1_000;
+
 export class TurnWaiters {
   private readonly waiting = new Map<string, Set<() => void>>();
 
@@ -11,7 +14,7 @@ export class TurnWaiters {
     for (const id of messageIds) for (const wake of this.waiting.get(id) ?? []) wake();
   }
 
-  async wait<T>(messageId: string, timeoutMs: number, check: () => Promise<T | undefined>, pollMs = 50): Promise<T | undefined> {
+  async wait<T>(messageId: string, timeoutMs: number, check: () => Promise<T | undefined>, pollMs = RECHECK_MS): Promise<T | undefined> {
     const deadline = performance.now() + timeoutMs;
     let wake: () => void = () => undefined;
     const set = this.waiting.get(messageId) ?? new Set();

@@ -5,16 +5,17 @@ import { z } from 'zod';
 import { INGRESS } from '../config.js';
 import type { IngressApp } from '../app/ingress-app.js';
 import { onboardingAnswersSchema, optionalTimezone } from '../users/answers.js';
-import { appOpenCommand, appOpenSchema } from '../users/app-open.js';
+import { appOpenCommand, appOpenIdOf, appOpenSchema } from '../users/app-open.js';
 import { controlsPatchSchema } from '../users/controls.js';
 import { adminOf, api, principalOf, type IngressAuth } from './auth.js';
 import { DocsController } from './docs.controller.js';
 import { INGRESS_APP, INGRESS_AUTH } from './tokens.js';
-import { parse } from './validation.js';
+import { checkText, parse } from './validation.js';
 
 const uuid = z.uuid({ message: 'must be a uuid' });
 
 function uuidParam(name: string, value: string): string {
+  checkText({ [name]: value });
   const r = uuid.safeParse(value);
   if (!r.success) throw new ApiHttpException(422, 'INVALID_FIELDS', `${name} must be a uuid`, { fields: [{ field: name, message: 'must be a uuid' }] });
   return r.data.toLowerCase();
@@ -68,6 +69,7 @@ export class MeController {
   @Get('me/memories')
   async memories(@Req() req: FastifyRequest, @Query('status') status?: string) {
     const { userId } = await principalOf(this.auth, req);
+    checkText({ status });
     if (status !== undefined && status !== 'all' && status !== 'active') {
       throw new ApiHttpException(422, 'INVALID_FIELDS', 'status must be all or active', { fields: [{ field: 'status', message: 'must be all or active' }] });
     }
@@ -99,7 +101,8 @@ export class MeController {
   async appOpened(@Req() req: FastifyRequest, @Body() body: unknown) {
     const { userId } = await principalOf(this.auth, req);
     // No body is an open that no notification caused.
-    const cmd = appOpenCommand(crypto.randomUUID(), parse(appOpenSchema, body ?? {}));
+    const b = parse(appOpenSchema, body ?? {});
+    const cmd = appOpenCommand(appOpenIdOf(userId, b, () => crypto.randomUUID()), b);
     return api(() => this.app.openApp(userId, cmd));
   }
 
@@ -144,6 +147,10 @@ export class ConversationsController {
   ) {
     const { userId } = await principalOf(this.auth, req);
     const cid = uuidParam('conversation_id', conversationId);
+    checkText({ limit: limitRaw, before });
+    if (before !== undefined && typeof before !== 'string') {
+      throw new ApiHttpException(422, 'INVALID_FIELDS', 'before must be given once', { fields: [{ field: 'before', message: 'must be given once' }] });
+    }
     const limit = limitRaw === undefined ? INGRESS.historyDefaultLimit : Number(limitRaw);
     if (!Number.isInteger(limit) || limit < 1 || limit > INGRESS.historyMaxLimit) {
       throw new ApiHttpException(422, 'INVALID_FIELDS', `limit must be an integer from 1 to ${INGRESS.historyMaxLimit}`, {
@@ -181,6 +188,23 @@ export class AdminController {
     const id = uuidParam('message_id', messageId);
     return api(() => this.app.turnTrail(id));
   }
+
+  @Get('dead-letters')
+  async deadLetters(@Req() req: FastifyRequest) {
+    await adminOf(this.auth, req);
+    return api(async () => ({ dead_letters: await this.app.deadLetters() }));
+  }
+
+  @Post('dead-letters/:eventId/redrive')
+  @HttpCode(200)
+  async redrive(@Req() req: FastifyRequest, @Param('eventId') eventId: string) {
+    await adminOf(this.auth, req);
+    // Event ids are uuids or derived ids (letters, digits, - _ : .); nothing else can name one.
+    if (!/^[A-Za-z0-9_.:-]{1,200}$/.test(eventId)) {
+      throw new ApiHttpException(422, 'INVALID_FIELDS', 'event_id is not an event id', { fields: [{ field: 'event_id', message: 'not an event id' }] });
+    }
+    return api(() => this.app.redriveDeadLetter(eventId));
+  }
 }
 
 @Controller('v1/dev')
@@ -200,16 +224,19 @@ export class DevController {
     return { token: await this.auth.signDevToken({ userId, roles: b.roles ?? [] }), user_id: userId };
   }
 
+  // The clock moves every service's time: any valid token, not anyone who can reach the port.
   @Get('clock')
-  clock() {
+  async clock(@Req() req: FastifyRequest) {
     this.devOnly();
+    await principalOf(this.auth, req);
     return { now: this.auth.now().toISOString() };
   }
 
   @Post('clock')
   @HttpCode(200)
-  async advance(@Body() body: unknown) {
+  async advance(@Req() req: FastifyRequest, @Body() body: unknown) {
     this.devOnly();
+    await principalOf(this.auth, req);
     const b = parse(clockBody, body);
     if (!this.auth.advanceClock) throw new ApiHttpException(404, 'NOT_FOUND', 'no virtual clock in this mode');
     return { now: (await this.auth.advanceClock(b.advance_seconds)).toISOString() };
