@@ -65,8 +65,10 @@ export interface ConsumerSpec {
    */
   handlerDeadlineMs?: number;
   /**
-   * How long the server waits for an ack before redelivering.
-   * @default 30_000
+   * How long the server waits for an ack before redelivering. Short, because it
+   * is how long the events of a crashed process wait (a turn in flight when
+   * Hearth was killed); a slow handler keeps its events by heartbeat meanwhile.
+   * @default 10_000
    */
   ackWaitMs?: number;
   /**
@@ -133,7 +135,7 @@ export async function startConsumer(bus: Bus, spec: ConsumerSpec): Promise<Runni
   const maxDeliver = spec.maxDeliver ?? 5;
   const batchSize = spec.batchSize ?? 100;
   const retryDelay = spec.retryDelayMs ?? 200;
-  const ackWaitMs = spec.ackWaitMs ?? 30_000;
+  const ackWaitMs = spec.ackWaitMs ?? 10_000;
   const deadlineMs = spec.handlerDeadlineMs ?? bus.handlerDeadlineMs;
   const config = {
     durable_name: durable,
