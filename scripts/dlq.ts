@@ -16,7 +16,7 @@ const config = loadHostConfig();
 const log = createLogger({ service: 'dlq', level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL });
 
 async function withBus<T>(fn: (bus: Bus) => Promise<T>): Promise<T> {
-  const bus = await Bus.connect({ url: config.NATS_URL, name: 'hearth-dlq', namespace: config.HEARTH_NAMESPACE, logger: log });
+  const bus = await Bus.connect({ url: config.NATS_URL, name: 'hearth-dlq', user: config.NATS_USER, pass: config.NATS_PASSWORD, namespace: config.HEARTH_NAMESPACE, logger: log });
   try {
     return await fn(bus);
   } finally {

@@ -42,7 +42,7 @@ if (!config.DATABASE_URL) {
   console.error('[replay] DATABASE_URL is unset: using the embedded PGlite in ' + config.PGLITE_DIR + ' — stop Hearth first, PGlite is single-process.');
 }
 
-const bus = await Bus.connect({ url: config.NATS_URL, name: 'hearth-replay', namespace: config.HEARTH_NAMESPACE, logger: log });
+const bus = await Bus.connect({ url: config.NATS_URL, name: 'hearth-replay', user: config.NATS_USER, pass: config.NATS_PASSWORD, namespace: config.HEARTH_NAMESPACE, logger: log });
 const database = await openDatabase({ url: config.DATABASE_URL, pgliteDir: config.PGLITE_DIR });
 const reports: ReplayReport[] = [];
 const tty = process.stderr.isTTY;

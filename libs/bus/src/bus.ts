@@ -27,6 +27,9 @@ export interface BusOptions {
   url: string;
   /** Connection name shown by the server. */
   name: string;
+  /** NATS user and password, when the server requires them. */
+  user?: string;
+  pass?: string;
   /** Subject and stream root; tests use a unique one. */
   namespace: string;
   logger: BusLogger;
@@ -86,6 +89,7 @@ export class Bus {
     const nc = await connect({
       servers: opts.url.split(','),
       name: opts.name,
+      ...(opts.user ? { user: opts.user, pass: opts.pass ?? '' } : {}),
       maxReconnectAttempts: -1,
       reconnectTimeWait: 250,
       waitOnFirstConnect: false,

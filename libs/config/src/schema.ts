@@ -107,6 +107,13 @@ export const baseEnvSchema = z.object({
     .refine(isNatsServerList, 'expected nats://host:port (comma-separated for several servers)')
     .default('nats://127.0.0.1:4222'),
   /**
+   * NATS user and password (deploy/: one user per service, each allowed to publish
+   * only its own stream). Never logged.
+   * @default undefined
+   */
+  NATS_USER: z.string().min(1).optional(),
+  NATS_PASSWORD: z.string().min(1).optional(),
+  /**
    * Postgres connection string. When unset, the embedded PGlite under `PGLITE_DIR` is used.
    * @default undefined
    */

@@ -93,6 +93,8 @@ export async function runHearth(opts: RunHearthOptions): Promise<HearthProcess> 
     const bus = (res.bus = await Bus.connect({
       url: config.NATS_URL,
       name: `hearth-${processName}`,
+      user: config.NATS_USER,
+      pass: config.NATS_PASSWORD,
       namespace: config.HEARTH_NAMESPACE,
       logger: log,
       streamReplicas: config.NATS_STREAM_REPLICAS,
