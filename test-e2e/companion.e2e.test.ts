@@ -50,7 +50,7 @@ describe('the companion through the HTTP API on the virtual clock (scripts/start
   const onboarded = (answers: Partial<typeof ANSWERS> = {}) => onboard(anon, answers);
 
   async function advance(seconds: number): Promise<void> {
-    expect((await anon.call('POST', '/v1/dev/clock', { advance_seconds: seconds })).status).toBe(200);
+    expect((await anon.advanceClock(seconds)).status).toBe(200);
   }
 
   async function say(me: HearthClient, conversation: string, text: string): Promise<Reply> {
@@ -96,7 +96,7 @@ describe('the companion through the HTTP API on the virtual clock (scripts/start
         // The dev token expires on the virtual clock too (24 h): sign in again.
         me = await anon.as({ userId: me.userId! });
       }
-      const now = (await anon.call('GET', '/v1/dev/clock')).body.now as string;
+      const now = (await anon.clock()).body.now;
       const reply = await say(me, conversation, message);
       const rel = await settled(
         () => me.call('GET', '/v1/me/relationship'),
@@ -241,24 +241,49 @@ describe('the companion with an LLM endpoint configured (a local OpenAI-compatib
     expect(sent[0].content).toMatch(/Avoid these topics: .*POLITICS/);
   });
 
-  it('still answers, with the safe fallback, when the LLM is down', async () => {
+  it('answers "hi" during an LLM outage as it does offline: a friendly reply, the outage recorded and shown', async () => {
+    // given a user past their first (welcoming) message, talking through the LLM
     const me = await onboard(anon);
+    const admin = await anon.as({ admin: true });
+    const conversation = randomUUID();
+    expect((await me.say(conversation, 'hello, it was a calm day')).status).toBe(200);
     failing = true;
     try {
-      const reply = await me.say(randomUUID(), 'are you there?');
+      // when the provider answers 503 to everything
+      const reply = await me.say(conversation, 'hi');
+
+      // then the friend still answers "hi" as a friend would, e.g. "Hello Mina, good to have you back. What have
+      // you been up to lately?": the offline responder's reply for the turn's plan, not the safe fallback
       expect(reply.status).toBe(200);
-      expect(reply.body.assistant.text.length).toBeGreaterThan(0);
-      const admin = await anon.as({ admin: true });
+      const text: string = reply.body.assistant.text;
+      expect(text).toMatch(/\b(hi|hey|hello) mina\b/i);
+      expect(text).not.toMatch(/I'm here with you|I'm listening|no pressure to say anything/i);
       const trail = (await admin.call('GET', `/v1/admin/turns/${reply.body.message_id}`)).body;
-      expect(trail.outcome).toBe('fallback');
-      expect(trail.llm.exchanges[0].error).toMatch(/LLM_/);
-      // What an operator sees: the outcomes and the LLM's failed exchanges.
+      expect(trail.outcome).not.toBe('fallback');
+      // the failed LLM exchange first, then the offline render that became the reply
+      expect(trail.llm.exchanges[0]).toMatchObject({ provider: 'openai-compatible', output: '', error: expect.stringMatching(/^LLM_HTTP_ERROR: HTTP 503/) });
+      expect(trail.llm.final).toMatchObject({ provider: 'offline-template', output: text });
+      // What an operator sees: the provider down, the failure's kind, the replies that came from the offline responder.
       const metrics = String((await anon.call('GET', '/metrics')).body);
-      expect(metrics).toMatch(/hearth_turn_outcomes_total\{[^}]*outcome="fallback"[^}]*\} [1-9]/);
-      expect(metrics).toMatch(/hearth_turn_outcomes_total\{[^}]*outcome="draft"[^}]*provider="openai-compatible"[^}]*\} [1-9]/);
+      expect(metrics).toMatch(/hearth_llm_provider_up\{[^}]*\} 0/);
+      expect(metrics).toMatch(/hearth_llm_failures_total\{[^}]*kind="server"[^}]*\} [1-9]/);
+      expect(metrics).toMatch(/hearth_turn_outcomes_total\{[^}]*provider="offline-template"[^}]*\} [1-9]/);
       expect(metrics).toMatch(/hearth_llm_exchange_seconds_count\{[^}]*failed="true"[^}]*\} [1-9]/);
+      // An outage degrades the replies; it does not take the service out of rotation, and readiness
+      // details (shown to loopback, as here) say what is wrong since when.
+      const ready = await anon.call('GET', '/readyz');
+      expect(ready.status).toBe(200);
+      expect(ready.body.dependencies.orchestrator.llm).toMatchObject({ ok: false, reason: expect.stringMatching(/server \(HTTP 503\)/), since: expect.any(String) });
     } finally {
       failing = false;
     }
+
+    // and once the provider is back, it is asked again and answers
+    const after = await me.say(conversation, 'hello again, a calm day');
+    expect(after.status).toBe(200);
+    const trail = (await admin.call('GET', `/v1/admin/turns/${after.body.message_id}`)).body;
+    expect(trail.llm.exchanges.at(-1)).toMatchObject({ provider: 'openai-compatible', error: '' });
+    expect(String((await anon.call('GET', '/metrics')).body)).toMatch(/hearth_llm_provider_up\{[^}]*\} 1/);
+    expect((await anon.call('GET', '/readyz')).body.dependencies.orchestrator.llm).toMatchObject({ ok: true });
   });
 });

@@ -42,6 +42,21 @@ export const PERSONA = {
 /** The offline provider's name and model, recorded in every LlmExchange. */
 export const OFFLINE_PROVIDER = { provider: 'offline-template', model: 'template-v0' } as const;
 
+/**
+ * Riding out an LLM outage (not spec numbers). A failed call answers its turn
+ * from the offline responder at once. But each failed call first waits out the
+ * client (up to LLM_TIMEOUT_MS per try, 1 + LLM_MAX_RETRIES tries: a minute by
+ * default) while the user's chat request waits 30 s at most; so after
+ * `openAfterFailures` failed calls in a row the provider is skipped for
+ * `coolDownMs`, then one turn probes it. Three: one 429 or dropped connection
+ * is a blip, three in a row is an outage. Thirty seconds: short enough that
+ * replies come from the LLM soon after it is back.
+ */
+export const LLM_FAILOVER = {
+  openAfterFailures: 3,
+  coolDownMs: 30_000,
+} as const;
+
 /** Relationship stages in promotion order (turn-pipeline §2.5). */
 export const STAGES = ['STRANGER', 'ACQUAINTANCE', 'FRIEND', 'CLOSE_FRIEND'] as const;
 export type Stage = (typeof STAGES)[number];

@@ -1,4 +1,4 @@
-import type { ServiceDefinition } from '@hearth/host';
+import type { DependencyStatus, ServiceDefinition } from '@hearth/host';
 import { startProjection, startReactor } from '@hearth/store';
 import type { Kysely } from 'kysely';
 import { migration as m0001 } from '../migrations/2026_11_22_0001_profiles_personas.js';
@@ -6,8 +6,10 @@ import { migration as m0002 } from '../migrations/2026_11_22_0002_persona_sampli
 import { migration as m0003 } from '../migrations/2026_11_22_0003_relationships_dialogue.js';
 import { migration as m0004 } from '../migrations/2026_11_22_0004_profile_retention_controls.js';
 import { createChatClient, loadLlmConfig } from '@hearth/llm';
+import { observableGauge } from '@hearth/telemetry';
+import { createLlmHealth } from './adapters/llm-health.js';
 import { createMemoryClient } from './adapters/memory.js';
-import { OFFLINE_PROVIDER, RECIPE } from './config.js';
+import { LLM_FAILOVER, OFFLINE_PROVIDER, RECIPE } from './config.js';
 import type { OrchestratorDb } from './db.js';
 import { createAssignPersonaReactor } from './handlers/assign-persona.js';
 import { createRenderRetentionReactor } from './handlers/render-retention.js';
@@ -38,8 +40,21 @@ export const service: ServiceDefinition = {
       ctx.logger.info({ llm: OFFLINE_PROVIDER }, 'no LLM endpoint configured (LLM_BASE_URL): replies come from the offline template responder');
     }
     const memory = createMemoryClient(ctx.bus, { timeoutMs: RECIPE.memoryQueryTimeoutMs, logger: ctx.logger });
-    const deps = { bus: ctx.bus, db, clock: ctx.clock, logger: ctx.logger, memory, chat };
+    // Wall time: an outage and its cool-down run on real time, not the virtual clock.
+    const llmHealth = createLlmHealth({ ...LLM_FAILOVER, now: () => Date.now(), logger: ctx.logger });
+    const upGauge = chat
+      ? observableGauge('hearth_llm_provider_up', 'Whether the LLM provider answered the last call (1) or is failing (0); replies then come from the offline responder', (result) =>
+          result.observe(llmHealth.up ? 1 : 0, { provider: chat.provider, model: chat.model }),
+        )
+      : null;
+    const deps = { bus: ctx.bus, db, clock: ctx.clock, logger: ctx.logger, memory, chat, llmHealth };
     return {
+      // An LLM outage degrades replies to the offline responder; it never makes the service unready.
+      dependencies: (): Record<string, DependencyStatus> => (chat ? { llm: llmHealth.status() } : {}),
+      stop() {
+        upGauge?.remove();
+        return Promise.resolve();
+      },
       async start() {
         // The bus drains this subscription when it closes.
         await ctx.bus.serveQuery('orchestrator', GET_PERSONA, createGetPersonaQuery(db));

@@ -1,23 +1,28 @@
 // The turn recipe (turn-pipeline §7–§11) against real NATS and Postgres: the
 // user-state gates (ChatRefused, kept out of the history), the fixed safety
 // replies, a memory service answered over the bus, the offline provider, and the
-// LLM path against a local OpenAI-compatible stub server (repair, rewrite, fallback).
+// LLM path against a local OpenAI-compatible stub server (repair, rewrite, fallback),
+// and an LLM outage (503, 429, a dropped connection, no answer) answered offline.
 import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Bus, draft, type RunningConsumer, type StoredEvent } from '@hearth/bus';
 import { ManualClock } from '@hearth/clock';
 import { Events, type TurnCompleted } from '@hearth/events';
 import { schemaFor } from '@hearth/host';
-import { createChatClient, startLlmStub, type LlmStub } from '@hearth/llm';
+import { createChatClient, startLlmStub, type ChatClient, type LlmStub } from '@hearth/llm';
 import { memory, type router } from '@hearth/proto';
 import { migrateSchema, openDatabase, reactOnce, replayProjection, schemaDb, startProjection, startReactor, type Database } from '@hearth/store';
 import { cleanupNamespace, databaseUrl, dropSchemas, natsUrl, testNamespace, waitFor } from '@hearth/testing';
 import { detectTopics, normalizeUserText } from '@hearth/text';
+import { createLlmHealth, type LlmHealth } from '../adapters/llm-health.js';
 import { createMemoryClient, FIND_MEMORIES, SEARCH_MEMORIES } from '../adapters/memory.js';
 import type { OrchestratorDb } from '../db.js';
 import { service } from '../index.js';
 import { styleOf } from '../personas/assign.js';
 import { PERSONA_LIBRARY } from '../personas/library.js';
 import { turnsProjection } from '../projections/turns.js';
+import { CIRCUIT_OPEN_ERROR } from '../responder/failover.js';
 import { CORRECTION_TEXT, CRISIS_SAFE_TEXT, FINISH_ONBOARDING_TEXT, REFUSAL_TEXT } from '../responder/fixed.js';
 import { createRespondReactor } from './respond.js';
 
@@ -44,7 +49,7 @@ function decision(over: Partial<router.RoutingDecision> = {}): router.RoutingDec
 const TEMPLATE = PERSONA_LIBRARY.find((t) => t.template_id === 'PT01')!;
 
 /** One orchestrator with its respond reactor and projections, in its own namespace. */
-async function startOrchestrator(label: string, opts: { stub?: LlmStub; memories?: memory.MemorySnippet[] }) {
+async function startOrchestrator(label: string, opts: { stub?: LlmStub; chat?: ChatClient; llmHealth?: LlmHealth; memories?: memory.MemorySnippet[] }) {
   const ns = testNamespace(label);
   const clock = new ManualClock(new Date('2026-11-22T09:00:00Z'));
   const dbUrl = await databaseUrl();
@@ -67,8 +72,8 @@ async function startOrchestrator(label: string, opts: { stub?: LlmStub; memories
       return Promise.resolve(memory.MemoriesResponse.encode({ memories: found.slice(1) }).finish());
     });
   }
-  const chat = opts.stub ? createChatClient({ baseUrl: opts.stub.url, apiKey: null, model: 'stub-model', timeoutMs: 5_000, maxRetries: 0, temperature: 0.7 }) : null;
-  const reactor = createRespondReactor({ bus, db, clock, memory: createMemoryClient(bus, { timeoutMs: 1_000 }), chat });
+  const chat = opts.chat ?? (opts.stub ? createChatClient({ baseUrl: opts.stub.url, apiKey: null, model: 'stub-model', timeoutMs: 5_000, maxRetries: 0, temperature: 0.7 }) : null);
+  const reactor = createRespondReactor({ bus, db, clock, memory: createMemoryClient(bus, { timeoutMs: 1_000 }), chat, ...(opts.llmHealth ? { llmHealth: opts.llmHealth } : {}) });
   const running: RunningConsumer[] = [
     ...(await startProjection(bus, db, 'orchestrator', turnsProjection)),
     ...(await startReactor(bus, db, 'orchestrator', reactor)),
@@ -111,9 +116,9 @@ async function startOrchestrator(label: string, opts: { stub?: LlmStub; memories
   async function turn(
     user: { userId: string; aiFriendId: string },
     text: string,
-    over: { decision?: Partial<router.RoutingDecision>; conversationId?: string; source?: string; userState?: string; activatesUser?: boolean; missingOnboarding?: string[] } = {},
+    over: { decision?: Partial<router.RoutingDecision>; conversationId?: string; source?: string; userState?: string; activatesUser?: boolean; missingOnboarding?: string[]; messageId?: string } = {},
   ) {
-    const messageId = randomUUID();
+    const messageId = over.messageId ?? randomUUID();
     const n = normalizeUserText(text);
     const last = await bus.lastOnSubject('router', user.userId);
     await bus.append(
@@ -438,12 +443,13 @@ describe('the turn recipe with an LLM (local OpenAI-compatible stub)', () => {
     expect(second).toMatchObject({ outcome: 'rewrite', assistantText: other });
   });
 
-  it('falls back when the LLM fails, with the failed exchange recorded', async () => {
+  it('answers as the offline provider when the LLM fails, with the failed exchange recorded', async () => {
     stub.setHandler(() => ({ status: 500, body: { error: { message: 'boom' } } }));
     const user = await o.newUser();
     const { completed } = await o.turn(user, 'hello again');
-    expect(completed.outcome).toBe('fallback');
+    expect(completed.outcome).toBe('draft');
     expect(completed.exchanges[0]!.error).toMatch(/LLM_HTTP_ERROR/);
+    expect(completed.llm).toMatchObject({ provider: 'offline-template', error: '' });
   });
 
   it('answers a redelivered turn once, without asking the LLM again', async () => {
@@ -487,5 +493,140 @@ describe('the turn recipe with an LLM (local OpenAI-compatible stub)', () => {
     const report = await replayProjection({ bus: o.bus, database: o.database, service: 'orchestrator', schema: o.schema, projection: turnsProjection, migrations: service.migrations });
     expect(report.equal).toBe(true);
     expect(stub.requests.length).toBe(before);
+  });
+});
+
+type ProviderMode = '503' | '429' | 'close' | 'hang' | 'ok';
+
+/**
+ * An OpenAI-compatible endpoint in trouble: it answers 503 or 429, drops the
+ * connection, never answers, or (ok) answers a reply that passes PT01's gates.
+ */
+async function startFlakyProvider(reply: string) {
+  let mode: ProviderMode = '503';
+  let requests = 0;
+  const server: Server = createServer((req, res) => {
+    requests++;
+    req.resume();
+    req.on('end', () => {
+      const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+        res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+      if (mode === '503') json(503, { error: { message: 'overloaded', type: 'server_error' } });
+      else if (mode === '429') json(429, { error: { message: 'slow down', type: 'rate_limit' } }, { 'retry-after': '1' });
+      else if (mode === 'close') req.socket.destroy();
+      else if (mode === 'ok') {
+        const content = JSON.stringify({ text: reply, surfaced_memory_ids: [] });
+        json(200, { id: 'c1', object: 'chat.completion', created: 0, model: 'flaky', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] });
+      }
+      // 'hang': no answer; the client's timeout ends it.
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    requests: () => requests,
+    set: (m: ProviderMode) => {
+      mode = m;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+describe('the turn recipe during an LLM outage', () => {
+  const medium = 'It sounds like a calm and steady day for you so far, which is really nice to hear. I am glad you took a moment to tell me about it today.';
+  let provider: Awaited<ReturnType<typeof startFlakyProvider>>;
+  let offline: Awaited<ReturnType<typeof startOrchestrator>>;
+  let down: Awaited<ReturnType<typeof startOrchestrator>>;
+  // The breaker's wall clock, moved by hand past the cool-down.
+  let now = Date.parse('2026-11-22T09:00:00Z');
+  const health = createLlmHealth({ openAfterFailures: 5, coolDownMs: 30_000, now: () => now });
+
+  beforeAll(async () => {
+    provider = await startFlakyProvider(medium);
+    // No retries and a short timeout, so that the hanging provider costs half a second.
+    const chat = createChatClient({ baseUrl: provider.url, apiKey: null, model: 'flaky-model', timeoutMs: 500, maxRetries: 0, temperature: 0.7 });
+    [offline, down] = await Promise.all([startOrchestrator('t_orch_offline', {}), startOrchestrator('t_orch_outage', { chat, llmHealth: health })]);
+  });
+
+  afterAll(async () => {
+    await Promise.all([offline?.stop(), down?.stop()]);
+    await provider?.close();
+  });
+
+  /** The same message, from a user in the same state, to the offline orchestrator and to the one whose LLM is down. */
+  async function bothAnswer(text: string) {
+    const messageId = randomUUID();
+    const [a, b] = await Promise.all([offline.turn(await offline.newUser(), text, { messageId }), down.turn(await down.newUser(), text, { messageId })]);
+    return { offline: a.completed, outage: b.completed };
+  }
+
+  it.each([
+    ['503', 'LLM_HTTP_ERROR: HTTP 503', 'server (HTTP 503)'],
+    ['429', 'LLM_HTTP_ERROR: HTTP 429', 'rate_limited (HTTP 429)'],
+    ['close', 'LLM_UNAVAILABLE', 'transport (LLM_UNAVAILABLE)'],
+    ['hang', 'LLM_TIMEOUT', 'timeout (LLM_TIMEOUT)'],
+  ] as const)('answers like the offline provider when the provider fails (%s), and records the failed exchange', async (mode, error, reason) => {
+    // given the provider in trouble
+    provider.set(mode);
+    const before = provider.requests();
+
+    // when the same message reaches both orchestrators
+    const r = await bothAnswer('hi');
+
+    // then the reply is the offline provider's for the same plan, not the safe fallback
+    expect(provider.requests() - before).toBe(1);
+    expect(r.outage.assistantText).toBe(r.offline.assistantText);
+    expect(r.outage.assistantText).not.toMatch(/I'm here with you/);
+    expect(r.outage.plan).toEqual(r.offline.plan);
+    expect(r.outage.outcome).toBe(r.offline.outcome);
+    expect(r.outage.gates).toEqual(r.offline.gates);
+    // and the event says what happened: the LLM's failed try, then the offline render that became the text
+    expect(r.outage.exchanges.map((x) => [x.provider, x.purpose, x.output])).toEqual([
+      ['openai-compatible', 'reply', ''],
+      ['offline-template', 'reply', r.outage.assistantText],
+    ]);
+    expect(r.outage.exchanges[0]!.error.startsWith(error)).toBe(true);
+    expect(r.outage.llm).toMatchObject({ provider: 'offline-template', model: 'template-v0', error: '', output: r.outage.assistantText });
+    expect(health.up).toBe(false);
+    expect(health.status()).toMatchObject({ ok: false, reason: expect.stringContaining(`last: ${reason}`) });
+  });
+
+  it('skips the provider once failures run on (the breaker), then probes it after the cool-down and goes back to it', async () => {
+    // given a fifth failure in a row, which opens the breaker
+    provider.set('503');
+    await bothAnswer('are you there?');
+    const before = provider.requests();
+
+    // when the next message comes
+    const skipped = await bothAnswer('hello?');
+
+    // then the provider is not asked, the skip is recorded, and the reply is the offline one
+    expect(provider.requests()).toBe(before);
+    expect(skipped.outage.exchanges.map((x) => [x.provider, x.error])).toEqual([
+      ['openai-compatible', CIRCUIT_OPEN_ERROR],
+      ['offline-template', ''],
+    ]);
+    expect(skipped.outage.assistantText).toBe(skipped.offline.assistantText);
+
+    // and once the cool-down is over and the provider is back, one turn probes it and replies come from it again
+    provider.set('ok');
+    now += 30_000;
+    const user = await down.newUser();
+    const back = await down.turn(user, 'a quiet day at home');
+    expect(provider.requests()).toBe(before + 1);
+    expect(back.completed).toMatchObject({ assistantText: medium, llm: { provider: 'openai-compatible' } });
+    expect(health.status()).toMatchObject({ ok: true });
+  });
+
+  it('replays the outage turns from their events: no LLM call, the same rows as live', async () => {
+    const before = provider.requests();
+    const report = await replayProjection({ bus: down.bus, database: down.database, service: 'orchestrator', schema: down.schema, projection: turnsProjection, migrations: service.migrations });
+    expect(report.equal).toBe(true);
+    expect(report.events).toBeGreaterThan(0);
+    expect(provider.requests()).toBe(before);
   });
 });

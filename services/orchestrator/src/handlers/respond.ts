@@ -6,14 +6,16 @@ import { waitForPosition, type Reactor } from '@hearth/store';
 import { counter, histogram, type Logger } from '@hearth/telemetry';
 import { normalizeUserText, parseCorrection, tokenize, TOPIC_DETECTION, type CorrectionCommand } from '@hearth/text';
 import type { Kysely } from 'kysely';
+import { createLlmHealth, type LlmHealth } from '../adapters/llm-health.js';
 import type { MemoryPort } from '../adapters/memory.js';
-import { GATES, OFFLINE_PROVIDER, RECIPE, RELATIONSHIP, type Stage } from '../config.js';
+import { GATES, LLM_FAILOVER, OFFLINE_PROVIDER, RECIPE, RELATIONSHIP, type Stage } from '../config.js';
 import type { OrchestratorDb } from '../db.js';
 import { evaluateReply, isSensitive, openerNorm, recallAsked, type ExemptGate, type GateVerdict } from '../gates/index.js';
 import { NEUTRAL_STYLE, seedFromId, type StableStyle } from '../personas/assign.js';
 import { PERSONA_LIBRARY, type PersonaTemplate } from '../personas/library.js';
 import { turnsProjection } from '../projections/turns.js';
 import { analyzeEmotion, detectEvidence, initialRelationship, updateRelationship, viewAt, type RelationshipState } from '../relationship/index.js';
+import { CIRCUIT_OPEN_ERROR, failoverResponder } from '../responder/failover.js';
 import { CORRECTION_TEXT, CRISIS_SAFE_TEXT, FINISH_ONBOARDING_TEXT, onboardingIncompleteText, REFUSAL_TEXT } from '../responder/fixed.js';
 import { llmResponder, offlineResponder, type TurnContext } from '../responder/responders.js';
 import { composeReply, type Composed, type PassVerdict } from '../turn/compose.js';
@@ -30,6 +32,11 @@ export interface RespondDeps {
   memory: MemoryPort;
   /** The LLM, or null for the offline template responder. */
   chat: ChatClient | null;
+  /**
+   * The provider's health and circuit breaker, shared by the process's turns
+   * (readiness and metrics read it). @default one of this reactor's own, with LLM_FAILOVER
+   */
+  llmHealth?: LlmHealth;
 }
 
 /** The text of a user-state gate, or null when the turn gets a reply. */
@@ -57,7 +64,9 @@ const llmLatency = histogram('hearth_llm_exchange_seconds', 'Time of one LLM exc
  * Everything the decision used, and every LLM exchange, is in the events, so
  * replay never asks the LLM again.
  */
-export function createRespondReactor(deps: RespondDeps): Reactor {
+export function createRespondReactor(input: RespondDeps): Reactor {
+  // Wall time for the breaker: an outage runs on real time, not the virtual clock.
+  const deps: RespondDeps = { ...input, llmHealth: input.llmHealth ?? createLlmHealth({ ...LLM_FAILOVER, now: () => Date.now(), ...(input.logger ? { logger: input.logger } : {}) }) };
   const { bus, db, clock } = deps;
   return {
     name: 'respond',
@@ -254,19 +263,28 @@ async function runRecipe(deps: RespondDeps, event: StoredEvent, routed: TurnRout
         userText: routed.text,
       },
     };
-    const responder = deps.chat ? llmResponder(deps.chat, ctx) : offlineResponder(ctx, (c) => evaluate(c));
+    const offline = offlineResponder(ctx, (c) => evaluate(c));
+    // A provider failure answers this turn as the offline provider would (the same
+    // plan, the same gates); the fixed safe fallback stays for failed gates.
+    const responder =
+      deps.chat && deps.llmHealth
+        ? failoverResponder(llmResponder(deps.chat, ctx), offline, deps.llmHealth, (err, kind, stage) =>
+            deps.logger?.warn({ err, kind, stage, messageId: routed.messageId }, 'LLM call failed; the offline responder answers this turn'),
+          )
+        : offline;
     composed = await composeReply({
       plan,
       seed,
       responder,
       evaluate: (c) => evaluate(c),
-      onError: (err, stage) => deps.logger?.warn({ err, stage, messageId: routed.messageId }, 'LLM call failed; the turn goes on to the next pass'),
+      onError: (err, stage) => deps.logger?.warn({ err, stage, messageId: routed.messageId }, 'responder failed; the turn goes on to the next pass'),
     });
   }
   const outcome = fixed ? fixed.outcome : composed.outcome;
   outcomes.add(1, { outcome, provider: composed.final?.provider ?? (deps.chat ? 'openai-compatible' : OFFLINE_PROVIDER.provider) });
   for (const v of composed.verdicts) if (!v.pass && v.passNumber < 2) gateFailures.add(1, { gate: v.gate, pass: String(v.passNumber) });
-  for (const x of composed.exchanges) if (x.provider !== OFFLINE_PROVIDER.provider) llmLatency.record(x.latencyMs / 1000, { purpose: x.purpose, failed: String(x.error !== '') });
+  // Calls the open breaker skipped took no time and say nothing of the provider's latency.
+  for (const x of composed.exchanges) if (x.provider !== OFFLINE_PROVIDER.provider && x.error !== CIRCUIT_OPEN_ERROR) llmLatency.record(x.latencyMs / 1000, { purpose: x.purpose, failed: String(x.error !== '') });
 
   const completed: RecipeResult['completed'] = {
     messageId: routed.messageId,

@@ -73,6 +73,16 @@ const ACK: Readonly<Record<Tone, readonly string[]>> = {
 
 const SENTENCES: Readonly<Record<Exclude<OutlineItem['kind'], 'callback'>, readonly string[]>> = {
   welcome: ["Hi {name}, I'm so glad you're here", "Hey {name}, it's really nice to meet you", 'Hello {name}, welcome', "Hi {name}, it's good to finally say hello"],
+  greet: [
+    "Hi {name}, it's good to hear from you",
+    'Hey {name}, nice to see you here',
+    'Hello {name}, good to have you back',
+    "Hey {name}, I'm glad you stopped by",
+    'Hi {name}, nice of you to drop by',
+    "Hello {name}, it's nice to hear from you",
+    'Hey {name}, good to see you',
+    "Hi {name}, I'm happy you're here",
+  ],
   invite: [
     'Tell me a little about yourself whenever you like',
     "I'd love to hear what your days usually look like",
@@ -142,6 +152,14 @@ const SENTENCES: Readonly<Record<Exclude<OutlineItem['kind'], 'callback'>, reado
   respond_only: ["I'll keep to just what you asked about {about}", "I'll stick to what you asked about {about}"],
 };
 
+// The third sentence the long band needs after a greeting: an open door, not a reaction.
+const OPEN_CHAT = [
+  "I'm always happy to chat, whatever is on your mind",
+  'We can talk about anything you like, big or small',
+  "There's no agenda here, we can just catch up",
+  "I've got time, so tell me whatever you feel like",
+];
+
 const QUESTIONS: Readonly<Record<string, readonly string[]>> = {
   support: [
     'What would help most right now?',
@@ -151,6 +169,7 @@ const QUESTIONS: Readonly<Record<string, readonly string[]>> = {
     'Is there anything that would make tonight a little easier?',
   ],
   welcome: ['What do you enjoy doing when you have free time?', "What's something that made you smile recently?", 'What should I know about you first?'],
+  greet: ['How are you doing today?', "How's your day going so far?", "What's new with you?", 'What have you been up to lately?', 'How has your week been?'],
   open: [
     "What's been the best part of {about} so far?",
     'How are you feeling about {about} right now?',
@@ -270,7 +289,7 @@ export function renderPlan(input: RenderInput): RenderedReply {
   if (ack && band === 'short') sentences.push(capitalize(ack));
   else if (ack && body.length > 0) body[0] = `${capitalize(ack)}, ${lowerFirst(body[0]!)}`;
   sentences.push(...body.map(capitalize));
-  if (band === 'long' && sentences.length + (question ? 1 : 0) < 3) sentences.push(pick(SENTENCES.share, seed, 9));
+  if (band === 'long' && sentences.length + (question ? 1 : 0) < 3) sentences.push(pick(items.some((o) => o.kind === 'greet') ? OPEN_CHAT : SENTENCES.share, seed, 9));
   const lengthened = sentences.map((s, i) => (target ? lengthen(s, target, seed + i, EXTENSIONS) : s) + '.');
   if (question) lengthened.push(target ? lengthen(question.slice(0, -1), target, seed + 3, QUESTION_EXTENSIONS) + '?' : question);
   const emoji = emojiCount(c.emojiMin, c.emojiMax, seed);
@@ -282,6 +301,7 @@ export function renderPlan(input: RenderInput): RenderedReply {
 function questionKind(plan: ResponsePlan): string {
   if (plan.followupQuestion.startsWith('ask gently')) return 'support';
   if (plan.followupQuestion.startsWith('ask what they enjoy')) return 'welcome';
+  if (plan.followupQuestion.startsWith('ask how they are')) return 'greet';
   return 'open';
 }
 

@@ -8,7 +8,7 @@ import { fallbackReply, renderPlan } from './offline.js';
 
 const PIPELINES = ['FRIEND_CHAT', 'EMOTIONAL_SUPPORT', 'INFO_QA', 'ONBOARDING_CHAT'] as const;
 
-function planFor(t: (typeof PERSONA_LIBRARY)[number], stage: (typeof STAGES)[number], pipeline: string, opts: { topics?: string[]; memories?: PlannedMemory[]; recall?: boolean } = {}) {
+function planFor(t: (typeof PERSONA_LIBRARY)[number], stage: (typeof STAGES)[number], pipeline: string, opts: { topics?: string[]; memories?: PlannedMemory[]; recall?: boolean; tokens?: string[] } = {}) {
   const style = styleOf(t);
   const constraints = personaConstraints({
     style,
@@ -28,7 +28,7 @@ function planFor(t: (typeof PERSONA_LIBRARY)[number], stage: (typeof STAGES)[num
     initiatedNow: opts.topics ?? [],
     initiatedRecent: opts.topics ?? [],
     suppressedTopics: [],
-    userTokens: ['sushi', 'work'],
+    userTokens: opts.tokens ?? ['sushi', 'work'],
     memories: opts.memories ?? [],
     recallAsked: opts.recall ?? false,
     directness: style.directness_level,
@@ -92,6 +92,42 @@ describe('offline template responder', () => {
               const strict = strictSentenceBand(r.text, style.msg_length_pref);
               if (strict) failures.push(`${t.template_id} ${stage} ${pipeline} seed ${seed}${rewrite ? ' rewrite' : ''}: strict reading ${strict} — ${r.text}`);
             }
+          }
+        }
+      }
+    }
+    expect(failures.slice(0, 10)).toEqual([]);
+  });
+
+  it('greets a bare "hi" back by name and asks how they are, inside every persona gate', () => {
+    const failures: string[] = [];
+    for (const t of PERSONA_LIBRARY) {
+      for (const stage of STAGES) {
+        const style = styleOf(t);
+        const { plan } = planFor(t, stage, 'FRIEND_CHAT', { tokens: ['hi'] });
+        expect(plan.outline.map((o) => o.kind)).toEqual(['greet']);
+        for (let seed = 0; seed < 20; seed++) {
+          for (const rewrite of [false, true]) {
+            const r = renderPlan({ plan, preferredName: 'Mina', memories: [], hintTokens: t.lexicon_bias.hint_tokens, seed, rewrite });
+            const at = `${t.template_id} ${stage} seed ${seed}${rewrite ? ' rewrite' : ''}`;
+            if (!/\b(hi|hey|hello) mina\b/i.test(r.text)) failures.push(`${at}: no greeting by name — ${r.text}`);
+            if (/what you shared/i.test(r.text)) failures.push(`${at}: reacts to a share — ${r.text}`);
+            const v = evaluateReply({
+              text: r.text,
+              style,
+              stage,
+              source: 'chat',
+              surfaced: [],
+              recallAsked: false,
+              userInitiated: [],
+              initiatedRecent: [],
+              suppressedTopics: [],
+              tabooSoftBounds: t.taboo_soft_bounds,
+              recentAssistant: [],
+            });
+            for (const f of personaFailures(v)) failures.push(`${at}: ${f} — ${r.text}`);
+            const strict = strictSentenceBand(r.text, style.msg_length_pref);
+            if (strict) failures.push(`${at}: strict reading ${strict} — ${r.text}`);
           }
         }
       }

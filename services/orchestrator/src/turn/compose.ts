@@ -35,7 +35,7 @@ export interface Composed {
 }
 
 /** A responder failure that still carries what was tried (an LlmError has `exchanges`). */
-function exchangesOf(err: unknown): LlmExchange[] {
+export function exchangesOf(err: unknown): LlmExchange[] {
   const ex = (err as { exchanges?: unknown }).exchanges;
   return Array.isArray(ex) ? (ex as LlmExchange[]) : [];
 }

@@ -13,7 +13,7 @@ export interface PlannedMemory {
   sensitive: boolean;
 }
 
-export type OutlineKind = 'welcome' | 'validate' | 'presence' | 'react' | 'share' | 'answer' | 'uncertain' | 'callback' | 'respond_only' | 'invite';
+export type OutlineKind = 'welcome' | 'greet' | 'validate' | 'presence' | 'react' | 'share' | 'answer' | 'uncertain' | 'callback' | 'respond_only' | 'invite';
 
 export interface OutlineItem {
   kind: OutlineKind;
@@ -67,6 +67,17 @@ const TOPIC_WORDS: Readonly<Record<string, string>> = {
   PERSONAL_FINANCE: 'money stuff',
 };
 
+// A message made only of these words is a greeting ("hi", "hey there", "good
+// morning"), when at least one of them greets: it gets a greeting back, not a
+// reaction to "what you shared" (not a spec rule: the spec plans no small talk).
+const GREETS = new Set(['hi', 'hii', 'hiii', 'hey', 'heyy', 'heya', 'hiya', 'hello', 'helo', 'howdy', 'yo', 'morning', 'afternoon', 'evening', 'hola']);
+const GREETING_FILLERS = new Set(['good', 'there', 'again', 'all', 'you', 'friend', 'buddy', 'oh']);
+
+/** True for a message that only greets (its norm_no_punct tokens). */
+export function isBareGreeting(tokens: readonly string[]): boolean {
+  return tokens.length > 0 && tokens.length <= 4 && tokens.some((t) => GREETS.has(t)) && tokens.every((t) => GREETS.has(t) || GREETING_FILLERS.has(t));
+}
+
 /** The plain words a TopicID is spoken of in a plan (the renderer reuses them). */
 export function topicPhrase(topic: string): string {
   return TOPIC_WORDS[topic] ?? topic.toLowerCase().replace(/_/g, ' ');
@@ -100,6 +111,7 @@ export function planResponse(input: PlanInput): ResponsePlan {
   const outline: OutlineItem[] = [];
   const topic = input.initiatedNow.find((t) => !respondOnly.includes(t) && !c.tabooTopics.includes(t));
   const about = topic ? topicPhrase(topic) : 'what you shared';
+  const greeting = input.pipeline === 'FRIEND_CHAT' && input.source === 'chat' && isBareGreeting(input.userTokens);
   switch (input.pipeline) {
     case 'ONBOARDING_CHAT':
       outline.push({ kind: 'welcome', detail: 'welcome them warmly, by name' }, { kind: 'invite', detail: 'invite them to share a little about themselves' });
@@ -114,7 +126,8 @@ export function planResponse(input: PlanInput): ResponsePlan {
       outline.push({ kind: 'answer', detail: 'answer the question briefly and plainly' }, { kind: 'uncertain', detail: 'say honestly what you are not sure of' });
       break;
     default:
-      outline.push({ kind: 'react', detail: `react to ${about}` }, { kind: 'share', detail: 'share a brief thought in character' });
+      if (greeting) outline.push({ kind: 'greet', detail: 'greet them back, by name' });
+      else outline.push({ kind: 'react', detail: `react to ${about}` }, { kind: 'share', detail: 'share a brief thought in character' });
   }
   for (const t of respondOnly) outline.push({ kind: 'respond_only', detail: `answer only what was asked about ${topicPhrase(t)}; do not expand` });
   for (const m of memories) outline.push({ kind: 'callback', detail: `recall ${m.key} = ${m.value}`, memoryId: m.memoryId });
@@ -123,10 +136,12 @@ export function planResponse(input: PlanInput): ResponsePlan {
   if (askAllowed) {
     if (input.pipeline === 'EMOTIONAL_SUPPORT') followup = 'ask gently what would help right now';
     else if (input.pipeline === 'ONBOARDING_CHAT') followup = 'ask what they enjoy doing';
+    else if (greeting) followup = 'ask how they are doing';
     else if (!input.isQuestion) followup = `ask one open question about ${about}`;
   }
   return {
-    ackStyle: input.pipeline === 'INFO_QA' ? 'none' : 'brief',
+    // "Got it" is no answer to "hi".
+    ackStyle: input.pipeline === 'INFO_QA' || greeting ? 'none' : 'brief',
     outline,
     followupQuestion: followup,
     emotionalTone: tone,

@@ -1,7 +1,7 @@
 import { PERSONA_LIBRARY } from '../personas/library.js';
 import { styleOf } from '../personas/assign.js';
 import { personaConstraints, type ConstraintInput } from './constraints.js';
-import { chooseMemories, planResponse, type PlanInput, type PlannedMemory } from './plan.js';
+import { chooseMemories, isBareGreeting, planResponse, type PlanInput, type PlannedMemory } from './plan.js';
 import { vectorTriggers } from './triggers.js';
 
 // PT01: taboo_soft_bounds POLITICS and RELIGION; medium, no emoji, clean, low follow-up rate.
@@ -114,6 +114,21 @@ describe('the plan', () => {
     const playful = PERSONA_LIBRARY.find((t) => t.humor_mode === 'frequent_jokes')!;
     const c = personaConstraints({ style: styleOf(playful), template: playful, stage: 'STRANGER', suppressedTopics: [], initiatedNow: [], initiatedRecent: [], previousAskedQuestion: false });
     expect(plan({ constraints: c, emotion: { valence: 0.8, intensity: 0.8, tags: [] } }).emotionalTone).toBe('playful');
+  });
+
+  it('answers a bare greeting with a greeting and a how-are-you, no acknowledgement', () => {
+    const p = plan({ userTokens: ['hey', 'there'] });
+    expect(p).toMatchObject({ ackStyle: 'none', followupQuestion: 'ask how they are doing' });
+    expect(p.outline.map((o) => o.kind)).toEqual(['greet']);
+    // A greeting with more in it is an ordinary message; so is a greeting in another pipeline or a retention turn.
+    expect(plan({ userTokens: ['hi', 'work', 'was', 'long'] }).outline.map((o) => o.kind)).toEqual(['react', 'share']);
+    expect(plan({ userTokens: ['hi'], pipeline: 'EMOTIONAL_SUPPORT' }).outline.map((o) => o.kind)).toEqual(['validate', 'presence']);
+    expect(plan({ userTokens: ['hi'], source: 'retention' }).outline.map((o) => o.kind)).toEqual(['react', 'share']);
+  });
+
+  it('tells a bare greeting from a message that starts with one', () => {
+    for (const g of [['hi'], ['hey', 'there'], ['good', 'morning'], ['hello', 'again'], ['hiya']]) expect(isBareGreeting(g)).toBe(true);
+    for (const m of [[], ['good'], ['there'], ['hi', 'i', 'need', 'help'], ['hey', 'how', 'are', 'you']]) expect(isBareGreeting(m)).toBe(false);
   });
 });
 
