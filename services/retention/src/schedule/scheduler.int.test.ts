@@ -206,7 +206,11 @@ describe('retention scheduling on the clock (turn-pipeline §14)', () => {
       Events.RetentionAcknowledged.decode((await waitFor(async () => (await r.events(userId, Events.RetentionAcknowledged.name))[0], { timeoutMs: 10_000, what: 'an acknowledgement' })).payload).via;
     expect(await via(a.userId)).toBe('reply');
     expect(await via(b.userId)).toBe('app_open_single');
-    const state = await r.queries.get(b.userId);
+    // The query answers from the projection, which applies the acknowledgement a moment after it is appended.
+    const state = await waitFor(async () => {
+      const got = await r.queries.get(b.userId);
+      return got.messages[0]?.outcome === 'acknowledged' ? got : undefined;
+    }, { timeoutMs: 10_000, what: 'the acknowledgement in GetRetention' });
     expect(state.messages[0]).toMatchObject({ status: 'delivered', outcome: 'acknowledged', acknowledgedVia: 'app_open_single' });
   });
 
@@ -312,6 +316,56 @@ describe('retention across a restart (ARCHITECTURE invariant 7)', () => {
     const rows = await r.db.selectFrom('schedule').selectAll().execute();
     expect(rows.map((x) => [Number(x.evaluations), x.claimed_by])).toEqual(users.map(() => [240, null]));
     for (const u of users) expect(await r.plannedSlots(u.userId)).toEqual(['2026-06-02T01:00:00.000Z', '2026-06-04T01:00:00.000Z', '2026-06-08T01:00:00.000Z']);
+  });
+});
+
+describe('retention when one user cannot be evaluated', () => {
+  let r: Awaited<ReturnType<typeof startRetention>>;
+
+  beforeAll(async () => {
+    r = await startRetention('t_ret_skip');
+  });
+
+  afterAll(async () => {
+    await r?.stop();
+  });
+
+  it('logs and skips that user, serves the users after it, and tries it again at the next pass', async () => {
+    // given three silent FRIENDs, the first in lease order with a row that cannot be read for now
+    const users = [await r.activeUser(), await r.activeUser(), await r.activeUser()];
+    const bad = users.map((u) => u.userId).sort()[0]!;
+    let broken = true;
+    const db = r.db.withPlugin({
+      transformQuery: (args) => args.node,
+      transformResult: (args) => {
+        // The users row (the one with a timezone) of the bad user: as if it held data the code chokes on.
+        if (broken && args.result.rows.some((row) => row.user_id === bad && 'timezone' in row)) return Promise.reject(new Error('corrupt user row'));
+        return Promise.resolve(args.result);
+      },
+    });
+    const errors: Record<string, unknown>[] = [];
+    const logger = { ...silent, error: (obj: Record<string, unknown>) => errors.push(obj) } as unknown as Logger;
+
+    // when a pass runs 26 hours later
+    r.clock.advance(26 * HOUR);
+    const first = await evaluateDueHours({ bus: r.bus, db, clock: r.clock, logger }, { replica: 'test' });
+
+    // then the others got their message, and the bad user is logged, released and not yet evaluated
+    expect(first).toMatchObject({ users: 2, skipped: 1, planned: 2 });
+    expect(errors).toEqual([expect.objectContaining({ userId: bad, err: expect.objectContaining({ message: 'corrupt user row' }) })]);
+    for (const u of users.filter((x) => x.userId !== bad)) expect(await r.plannedSlots(u.userId)).toEqual(['2026-06-02T01:00:00.000Z']);
+    expect(await r.plannedSlots(bad)).toEqual([]);
+    const row = await r.db.selectFrom('schedule').selectAll().where('user_id', '=', bad).executeTakeFirstOrThrow();
+    expect(row.claimed_by).toBeNull();
+    expect(row.evaluated_through!.getTime()).toBeLessThan(Date.parse('2026-06-02T02:00:00Z'));
+
+    // when the next pass finds the row readable again
+    broken = false;
+    const next = await evaluateDueHours({ bus: r.bus, db, clock: r.clock, logger }, { replica: 'test' });
+
+    // then the bad user is caught up, hour by hour, with the message it would have had
+    expect(next).toMatchObject({ users: 1, skipped: 0 });
+    expect(await r.plannedSlots(bad)).toEqual(['2026-06-02T01:00:00.000Z']);
   });
 });
 

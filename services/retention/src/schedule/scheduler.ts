@@ -1,4 +1,4 @@
-import { appendDecided, draft, type Bus, type EventDraft, type RunningConsumer } from '@hearth/bus';
+import { appendDecided, draft, isTransientError, type Bus, type EventDraft, type RunningConsumer } from '@hearth/bus';
 import type { Clock } from '@hearth/clock';
 import { deriveId, Events } from '@hearth/events';
 import { waitForCheckpoint, waitForPosition } from '@hearth/store';
@@ -28,11 +28,14 @@ export interface PassReport {
   hours: number;
   planned: number;
   ignored: number;
+  /** Users whose evaluation failed; the next pass tries them again. */
+  skipped: number;
 }
 
 const evaluations = counter('hearth_retention_evaluations_total', 'Hourly retention evaluations of one user (§14.0), by outcome: send or the first failed check');
 const planned = counter('hearth_retention_planned_total', 'Proactive messages planned, by relationship stage');
 const ignoredTotal = counter('hearth_retention_ignored_total', 'Delivered proactive messages recorded as ignored (§14.2)');
+const skippedTotal = counter('hearth_retention_skipped_users_total', 'Users a pass could not evaluate (their evaluation threw); the next pass tries them again');
 
 export function retentionIdFor(userId: string, slot: Date): string {
   return deriveId('retention', 'planned', userId, slot.toISOString());
@@ -55,14 +58,16 @@ export async function evaluateDueHours(
 ): Promise<PassReport> {
   const { db } = deps;
   const current = floorHour(deps.clock.now());
-  const report: PassReport = { users: 0, hours: 0, planned: 0, ignored: 0 };
+  const report: PassReport = { users: 0, hours: 0, planned: 0, ignored: 0, skipped: 0 };
+  // Users whose evaluation threw in this pass: released for the next pass, not leased again in this one.
+  const skipped = new Set<string>();
   // Decide on what every stream held when the hour came due (new users, messages, controls, deliveries).
   await projectionCaughtUp(deps);
   const any = await db.selectFrom('schedule').select('user_id').where('evaluated_through', '<', current).limit(1).executeTakeFirst();
   if (!any) return report;
   for (;;) {
     if (opts.isStopping?.()) return report;
-    const leased = await lease(db, opts.replica, current);
+    const leased = await lease(db, opts.replica, current, skipped);
     for (const row of leased) {
       if (opts.isStopping?.()) {
         await release(db, opts.replica, row.user_id);
@@ -84,15 +89,21 @@ export async function evaluateDueHours(
           .execute();
       } catch (err) {
         await release(db, opts.replica, row.user_id);
-        throw err;
+        // NATS or Postgres away fails every user alike: end the pass, the next poll retries it.
+        if (isTransientError(err)) throw err;
+        // One user's bad data must not keep the users after it from their messages.
+        skipped.add(row.user_id);
+        report.skipped++;
+        skippedTotal.add(1);
+        deps.logger?.error({ err, userId: row.user_id, replica: opts.replica }, 'retention evaluation of a user failed; skipped in this pass, retried at the next');
       }
     }
     if (leased.length < SCHEDULER.batchSize) return report;
   }
 }
 
-/** Leases up to a batch of users with hours due, skipping rows another replica is leasing right now. */
-async function lease(db: Kysely<RetentionDb>, replica: string, current: Date): Promise<{ user_id: string; evaluated_through: Date | null }[]> {
+/** Leases up to a batch of users with hours due, skipping rows another replica is leasing right now and users this pass skipped. */
+async function lease(db: Kysely<RetentionDb>, replica: string, current: Date, skipped: ReadonlySet<string>): Promise<{ user_id: string; evaluated_through: Date | null }[]> {
   return db
     .updateTable('schedule')
     .set({ claimed_by: replica, claimed_until: sql<Date>`now() + make_interval(secs => ${SCHEDULER.leaseSeconds})` })
@@ -102,6 +113,7 @@ async function lease(db: Kysely<RetentionDb>, replica: string, current: Date): P
         .select('user_id')
         .where('evaluated_through', '<', current)
         .where((w) => w.or([w('claimed_until', 'is', null), w('claimed_until', '<', sql<Date>`now()`)]))
+        .$if(skipped.size > 0, (q) => q.where('user_id', 'not in', [...skipped]))
         .orderBy('user_id')
         .limit(SCHEDULER.batchSize)
         .forUpdate()
@@ -277,7 +289,7 @@ export function startScheduler(deps: SchedulerDeps & { pollMs: number; replica: 
     while (!stopping) {
       try {
         const r = await evaluateDueHours(deps, { replica: deps.replica, isStopping: () => stopping });
-        if (r.users > 0) deps.logger?.info({ ...r }, 'retention hours evaluated');
+        if (r.users > 0 || r.skipped > 0) deps.logger?.info({ ...r }, 'retention hours evaluated');
       } catch (err) {
         deps.logger?.error({ err }, 'retention evaluation failed; retrying at the next poll');
       }
