@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Checks deploy/ without a cluster: every YAML file parses, every kustomization lists
 // files that exist, and the manifests keep what deploy/README.md promises (eight
-// services, identical but for their name, probes, draining, non-root, read-only root).
+// services, identical but for their name, probes, draining, non-root, read-only root;
+// a NATS user per service that may publish only its own stream, TLS, NetworkPolicies,
+// an image that defaults to production).
 //   node deploy/check.mjs
 // Uses the `yaml` package: a direct dependency if there is one, else the copy pnpm
 // installs for the toolchain (node_modules/.pnpm/yaml@2.*).
@@ -87,9 +89,14 @@ function expectAt(where, obj, path, expected) {
   }
 }
 
+/** `belief-graph` → `BELIEF_GRAPH`, as in environment variable names. */
+const upper = (svc) => svc.toUpperCase().replace(/-/g, '_');
+
 /** The manifests of one service with its name replaced (in values only), for comparison. */
 function normalised(svc, value) {
-  if (typeof value === 'string') return value === svc ? '<svc>' : value.replaceAll(`services/${svc}/`, 'services/<svc>/');
+  if (typeof value === 'string') {
+    return value === svc ? '<svc>' : value.replaceAll(`services/${svc}/`, 'services/<svc>/').replace(new RegExp(`^NATS_PASSWORD_${upper(svc)}$`), 'NATS_PASSWORD_<SVC>');
+  }
   if (Array.isArray(value)) return value.map((v) => normalised(svc, v));
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalised(svc, v)]));
   return value;
@@ -129,7 +136,16 @@ for (const svc of SERVICES) {
   for (const r of ['requests.cpu', 'requests.memory', 'limits.memory']) {
     if (get(c.resources, r) === undefined) fail(at, `resources.${r} missing`);
   }
-  expectAt(at, c, 'volumeMounts', [{ name: 'tmp', mountPath: '/tmp' }]);
+  expectAt(at, c, 'volumeMounts', [
+    { name: 'tmp', mountPath: '/tmp' },
+    { name: 'nats-ca', mountPath: '/etc/hearth/nats-ca', readOnly: true },
+  ]);
+  expectAt(at, pod.volumes.find((v) => v.name === 'nats-ca'), 'secret', { secretName: 'nats-server-tls', items: [{ key: 'ca.crt', path: 'ca.crt' }] });
+  // Its own NATS user, whose password only it reads.
+  expectAt(at, c, 'env', [
+    { name: 'NATS_USER', value: svc },
+    { name: 'NATS_PASSWORD', valueFrom: { secretKeyRef: { name: 'hearth-nats-users', key: `NATS_PASSWORD_${upper(svc)}` } } },
+  ]);
   expectAt(at, pdb, 'spec.selector', dep.spec.selector);
   const services = docs.filter((d) => d.kind === 'Service');
   if (svc === 'ingress') {
@@ -172,6 +188,13 @@ for (const [key, value] of Object.entries({
 for (const key of ['NATS_URL', 'AUTH_ISSUER', 'AUTH_AUDIENCE', 'AUTH_JWKS_URL', 'OTEL_EXPORTER_OTLP_ENDPOINT']) {
   if (!config?.data?.[key]) fail('config.yaml', `${key} missing`);
 }
+if (!/^tls:\/\//.test(config?.data?.NATS_URL ?? '')) fail('config.yaml', 'NATS_URL is not tls://');
+expectAt('config.yaml', config, 'data.NATS_STREAM_REPLICAS', '3');
+expectAt('config.yaml', config, 'data.NODE_EXTRA_CA_CERTS', '/etc/hearth/nats-ca/ca.crt');
+
+// The image defaults to production: run without the ConfigMap, it still serves no dev routes.
+const dockerfile = readFileSync(join(deployDir, 'Dockerfile'), 'utf8');
+if (!/^ENV\s+(?:[^\n]*\\\n)*[^\n]*\bHEARTH_ENV=production\b/m.test(dockerfile)) fail('Dockerfile', 'does not set ENV HEARTH_ENV=production');
 if (!find('Secret', 'hearth-secrets')?.stringData?.DATABASE_URL) fail('secret.example.yaml', 'DATABASE_URL missing');
 
 // NATS: three JetStream nodes on 2.12 with file storage and a stated fsync choice.
@@ -182,6 +205,68 @@ if (!nats?.spec.volumeClaimTemplates?.length) fail('infra/nats.yaml', 'no PVC fo
 if (!/^\s*sync_interval:/m.test(find('ConfigMap', 'nats-config')?.data?.['nats.conf'] ?? '')) {
   fail('infra/nats.yaml', 'nats.conf does not state sync_interval');
 }
+
+// NATS security: a user per service in one JetStream account, each publishing only its own
+// stream and dead letters (plus the shared request/reply and JetStream API subjects), nothing
+// deleted or purged but by admin, passwords from hearth-nats-users, TLS for clients and routes.
+const natsConf = find('ConfigMap', 'nats-config')?.data?.['nats.conf'] ?? '';
+const natsPod = nats?.spec.template.spec;
+expectAt('infra/nats.yaml', natsPod?.containers[0], 'envFrom', [{ secretRef: { name: 'hearth-nats-users' } }]);
+expectAt('infra/nats.yaml', natsPod?.volumes?.find((v) => v.name === 'tls'), 'secret', { secretName: 'nats-server-tls' });
+if (!/^tls \{[^}]*cert_file: \/etc\/nats-tls\/tls\.crt/m.test(natsConf)) fail('infra/nats.yaml', 'nats.conf has no top-level tls block (clients must use TLS)');
+if (!/cluster \{[\s\S]*no_advertise: true[\s\S]*tls \{[^}]*verify: true/.test(natsConf)) fail('infra/nats.yaml', 'nats.conf cluster needs no_advertise and verified route TLS');
+if (/no_auth_user|allow_non_tls/.test(natsConf)) fail('infra/nats.yaml', 'nats.conf lets clients in without a user or TLS');
+const never = /^NEVER = \[([^\]]*)\]/m.exec(natsConf)?.[1] ?? '';
+for (const subject of ['$JS.API.STREAM.DELETE.>', '$JS.API.STREAM.PURGE.>', '$JS.API.STREAM.MSG.DELETE.>']) {
+  if (!never.includes(`"${subject}"`)) fail('infra/nats.yaml', `NEVER does not deny ${subject}`);
+}
+const SHARED = ['hearth.q.>', '$JS.API.>', '$JS.ACK.>', '_INBOX.>'];
+const INGRESS_ONLY = ['hearth.redrive.>', 'hearth.control.ingress-turns-applied', '$KV.>'];
+const userLines = [...natsConf.matchAll(/\{ user: ([a-z-]+),/g)].map((m) => m[1]);
+if (JSON.stringify(userLines.sort()) !== JSON.stringify([...SERVICES, 'admin'].sort())) fail('infra/nats.yaml', `NATS users are ${userLines.join(', ')}; expected one per service and admin`);
+for (const svc of SERVICES) {
+  const at = `infra/nats.yaml user ${svc}`;
+  if (!natsConf.includes(`{ user: ${svc}, password: $NATS_PASSWORD_${upper(svc)}, permissions: $PERMS_${upper(svc)} }`)) fail(at, 'missing, or not with its own password and permissions');
+  const perms = new RegExp(`^\\s*PERMS_${upper(svc)} = \\{ publish: \\{ allow: \\[([^\\]]*)\\], deny: \\$NEVER \\} \\}$`, 'm').exec(natsConf);
+  if (!perms) {
+    fail(at, `no PERMS_${upper(svc)} = { publish: { allow: [...], deny: $NEVER } }`);
+    continue;
+  }
+  const allow = [...perms[1].matchAll(/"([^"]+)"/g)].map((m) => m[1]);
+  const own = [`hearth.${svc}.v1.>`, `hearth.dlq.${svc}`, `hearth.dlq.${svc}.redriven`];
+  for (const subject of own) if (!allow.includes(subject)) fail(at, `may not publish ${subject}`);
+  const allowed = new Set([...own, ...SHARED, ...(svc === 'ingress' ? INGRESS_ONLY : [])]);
+  for (const subject of allow) if (!allowed.has(subject)) fail(at, `may publish ${subject}, beyond its own stream and the shared subjects`);
+}
+const natsUsers = find('Secret', 'hearth-nats-users')?.stringData ?? {};
+for (const name of [...natsConf.matchAll(/\$(NATS_PASSWORD_[A-Z_]+)/g)].map((m) => m[1])) {
+  if (!(name in natsUsers)) fail('nats-users.example.yaml', `${name} (used by nats.conf) missing`);
+}
+const natsCert = find('Certificate', 'nats-server');
+expectAt('infra/nats-tls.yaml', natsCert, 'spec.secretName', 'nats-server-tls');
+for (const name of ['nats', 'nats.hearth.svc', '*.nats-headless']) {
+  if (!natsCert?.spec.dnsNames?.includes(name)) fail('infra/nats-tls.yaml', `the certificate does not name ${name}`);
+}
+
+// NetworkPolicies: deny by default; NATS (and an in-namespace Postgres) only from the services.
+const policies = all.filter((d) => d.doc.kind === 'NetworkPolicy').map((d) => d.doc);
+const policy = (name) => policies.find((p) => p.metadata.name === name);
+expectAt('network-policies.yaml default-deny', policy('default-deny'), 'spec', { podSelector: {}, policyTypes: ['Ingress', 'Egress'] });
+const servicePods = { matchLabels: { 'app.kubernetes.io/part-of': 'hearth' }, matchExpressions: [{ key: 'app.kubernetes.io/name', operator: 'In', values: SERVICES }] };
+expectAt('network-policies.yaml hearth-services', policy('hearth-services'), 'spec.podSelector', servicePods);
+expectAt('network-policies.yaml nats', policy('nats'), 'spec.ingress.0', {
+  from: [{ podSelector: servicePods }, { podSelector: { matchLabels: { 'hearth.dev/nats-admin': 'true' } } }],
+  ports: [{ protocol: 'TCP', port: 4222 }],
+});
+expectAt('network-policies.yaml postgres', policy('postgres'), 'spec.ingress', [{ from: [{ podSelector: servicePods }], ports: [{ protocol: 'TCP', port: 5432 }] }]);
+expectAt('network-policies.yaml ingress-http', policy('ingress-http'), 'spec.ingress', [{ ports: [{ protocol: 'TCP', port: 8080 }] }]);
+for (const p of policies) {
+  // Any port open to every source is the API's alone.
+  for (const rule of p.spec.ingress ?? []) {
+    if (!rule.from && p.metadata.name !== 'ingress-http') fail(`network-policies.yaml ${p.metadata.name}`, 'an ingress rule open to every source');
+  }
+}
+
 const qdrant = find('StatefulSet', 'qdrant');
 const qdrantVersion = /^qdrant\/qdrant:v(\d+)\.(\d+)/.exec(qdrant?.spec.template.spec.containers[0].image ?? '');
 if (!qdrantVersion || Number(qdrantVersion[1]) < 1 || (Number(qdrantVersion[1]) === 1 && Number(qdrantVersion[2]) < 13)) {
