@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { NestFactory } from '@nestjs/core';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Bus, SERVICE_NAMES, type ServiceName } from '@hearth/bus';
 import { startVirtualClock, systemClock, type Clock, type VirtualClock } from '@hearth/clock';
@@ -178,7 +179,16 @@ export async function runHearth(opts: RunHearthOptions): Promise<HearthProcess> 
         surfaces: hosted.flatMap((h) => (h.runtime.http ? [{ name: h.name, http: h.runtime.http }] : [])),
         onShutdown: closeResources,
       }),
-      new FastifyAdapter({ bodyLimit: config.HTTP_BODY_LIMIT_BYTES, trustProxy: false }),
+      new FastifyAdapter({
+        bodyLimit: config.HTTP_BODY_LIMIT_BYTES,
+        trustProxy: false,
+        // Errors Fastify raises before any route runs (a malformed URL, an overlong
+        // path parameter) answer in the API's error shape too.
+        frameworkErrors: (err: FastifyError, _req: FastifyRequest, reply: FastifyReply) => {
+          const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
+          void reply.code(status).send({ error: { code: status === 414 ? 'URI_TOO_LONG' : 'BAD_REQUEST', message: err.message } });
+        },
+      }),
       // abortOnError: a failed boot throws to the caller instead of exiting the process.
       { logger: new PinoNestLogger(log), abortOnError: false },
     ));

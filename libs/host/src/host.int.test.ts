@@ -229,6 +229,14 @@ describe.each(['Postgres', 'PGlite'] as const)('runHearth on %s', (kind) => {
     });
     expect(tooLarge.status).toBe(413);
     expect((await json<ApiErrorBody>(tooLarge)).error.code).toBe('PAYLOAD_TOO_LARGE');
+
+    // Raised by Fastify before any route: a malformed URL and an overlong path parameter.
+    const badUrl = await fetch(`${hearth!.url}/toy/notes/%ff`);
+    expect(badUrl.status).toBe(400);
+    expect((await json<ApiErrorBody>(badUrl)).error.code).toBe('BAD_REQUEST');
+    const longParam = await fetch(`${hearth!.url}/toy/notes/${'x'.repeat(200)}`);
+    expect(longParam.status).toBe(414);
+    expect((await json<ApiErrorBody>(longParam)).error.code).toBe('URI_TOO_LONG');
   });
 
   it('stops cleanly and idempotently; the port is closed after', async () => {

@@ -35,21 +35,43 @@ function shownKey(key: string): string {
  * {@link badText} refuses, by its dotted path (`suppressed_topics.0`).
  */
 export function badTextFields(value: unknown, path = ''): FieldIssue[] {
-  const at = (key: string | number) => (path === '' ? String(key) : `${path}.${key}`);
-  if (typeof value === 'string') {
-    const message = badText(value);
-    return message ? [{ field: path || '(body)', message }] : [];
-  }
-  if (Array.isArray(value)) return value.flatMap((v, i) => badTextFields(v, at(i)));
-  if (value !== null && typeof value === 'object') {
-    return Object.entries(value).flatMap(([k, v]) => {
+  const issues: FieldIssue[] = [];
+  // An explicit stack, not recursion: a body nested 10,000 deep must be a 422, not a stack overflow.
+  // Field-name issues ride the stack too, so issues come out in document order.
+  const stack: ({ value: unknown; path: string; depth: number } | { issue: FieldIssue })[] = [{ value, path, depth: 0 }];
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    if ('issue' in item) {
+      issues.push(item.issue);
+      continue;
+    }
+    const at = (key: string | number) => (item.path === '' ? String(key) : `${item.path}.${key}`);
+    const v = item.value;
+    if (typeof v === 'string') {
+      const message = badText(v);
+      if (message) issues.push({ field: item.path || '(body)', message });
+      continue;
+    }
+    if (v === null || typeof v !== 'object') continue;
+    if (item.depth >= MAX_DEPTH) {
+      issues.push({ field: item.path || '(body)', message: `nested deeper than ${MAX_DEPTH} levels` });
+      continue;
+    }
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], path: at(i), depth: item.depth + 1 });
+      continue;
+    }
+    for (const [k, child] of Object.entries(v).reverse()) {
+      stack.push({ value: child, path: at(shownKey(k)), depth: item.depth + 1 });
       const keyMessage = badText(k);
-      const own = keyMessage ? [{ field: at(shownKey(k)), message: `field name ${keyMessage}` }] : [];
-      return [...own, ...badTextFields(v, at(shownKey(k)))];
-    });
+      if (keyMessage) stack.push({ issue: { field: at(shownKey(k)), message: `field name ${keyMessage}` } });
+    }
   }
-  return [];
+  return issues;
 }
+
+/** No request of the API nests more than a few levels; deeper is a hostile body. */
+const MAX_DEPTH = 32;
 
 export function invalidFields(fields: FieldIssue[]): ApiHttpException {
   return new ApiHttpException(422, 'INVALID_FIELDS', fields.map((f) => `${f.field}: ${f.message}`).join('; '), { fields });

@@ -100,3 +100,12 @@ describe('checkText (query strings and path parameters)', () => {
     expect(errorOf(() => checkText({ status: ['all', '\u0000'] })).body.error.details.fields[0].field).toBe('status.1');
   });
 });
+
+describe('badTextFields on hostile nesting', () => {
+  it('refuses a body nested 10,000 deep without overflowing the stack', () => {
+    const deep = JSON.parse('['.repeat(10_000) + ']'.repeat(10_000)) as unknown;
+    expect(badTextFields(deep)).toEqual([{ field: expect.any(String), message: 'nested deeper than 32 levels' }]);
+    const deepObject = JSON.parse('{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000)) as unknown;
+    expect(badTextFields(deepObject)[0]!.message).toBe('nested deeper than 32 levels');
+  });
+});
