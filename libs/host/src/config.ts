@@ -14,6 +14,24 @@ export const hostEnvSchema = baseEnvSchema.extend({
    */
   HOST: z.string().min(1).default('127.0.0.1'),
   /**
+   * Which proxies in front of the process to believe about the client address
+   * (`X-Forwarded-For`): `false` none (direct exposure), `true` every one, a number
+   * of hops, or a comma-separated list of proxy addresses/CIDRs. The address keys
+   * the anonymous rate limit; behind a load balancer set it, or every anonymous
+   * client shares one budget.
+   * @default false
+   */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .default('false')
+    .transform((raw): boolean | number | string => {
+      if (raw === 'false' || raw === '') return false;
+      if (raw === 'true') return true;
+      if (/^\d+$/.test(raw)) return Number(raw);
+      return raw;
+    }),
+  /**
    * Largest accepted request body, in bytes; larger bodies get 413.
    * @default 65536
    */

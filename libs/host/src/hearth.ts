@@ -181,7 +181,7 @@ export async function runHearth(opts: RunHearthOptions): Promise<HearthProcess> 
       }),
       new FastifyAdapter({
         bodyLimit: config.HTTP_BODY_LIMIT_BYTES,
-        trustProxy: false,
+        trustProxy: config.TRUST_PROXY,
         // Errors Fastify raises before any route runs (a malformed URL, an overlong
         // path parameter) answer in the API's error shape too.
         frameworkErrors: (err: FastifyError, _req: FastifyRequest, reply: FastifyReply) => {
