@@ -42,6 +42,12 @@ export const hostEnvSchema = baseEnvSchema.extend({
    */
   NATS_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   /**
+   * How long JetStream remembers an event id to drop a repeated append (Msg-Id dedup).
+   * Idempotency that must outlive it is kept in projections (turns, app opens).
+   * @default 120000
+   */
+  NATS_DUPLICATE_WINDOW_MS: durationMs(120_000),
+  /**
    * Wait for a Postgres connection before a query fails (503 to a client, a paused consumer).
    * @default 5000
    */

@@ -99,6 +99,7 @@ export async function runHearth(opts: RunHearthOptions): Promise<HearthProcess> 
       namespace: config.HEARTH_NAMESPACE,
       logger: log,
       streamReplicas: config.NATS_STREAM_REPLICAS,
+      duplicateWindowMs: config.NATS_DUPLICATE_WINDOW_MS,
       handlerDeadlineMs: config.HANDLER_DEADLINE_MS,
     }));
     // Every stream, so any service's consumer can bind whichever services run here.

@@ -45,4 +45,12 @@ export interface IngressDb {
   users: UsersTable;
   personas: PersonasTable;
   turns: TurnsTable;
+  app_opens: AppOpensTable;
+}
+
+export interface AppOpensTable {
+  user_id: string;
+  app_open_id: string;
+  opened_notification_id: string | null;
+  opened_at: Date;
 }

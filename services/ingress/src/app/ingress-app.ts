@@ -27,6 +27,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { INGRESS } from '../config.js';
 import type { IngressDb, TurnsTable } from '../db.js';
 import { RETENTION_SOURCE } from '../projections/turns.js';
+import { appOpensProjection } from '../projections/app-opens.js';
 import { usersProjection } from '../projections/users.js';
 import { appOpenEventId, appOpenView, type AppOpenCommand, type AppOpenView } from '../users/app-open.js';
 import type { OnboardingAnswersValue } from '../users/answers.js';
@@ -403,12 +404,23 @@ export function createIngressApp(deps: IngressDeps) {
     async openApp(userId: string, cmd: AppOpenCommand): Promise<AppOpenView> {
       const openedAt = clock.now();
       const eventId = appOpenEventId(userId, cmd.appOpenId);
+      let earlier: AppOpenView | undefined;
       const results = await userAppends.run(userId, () =>
         appendDecided(bus, 'ingress', userId, async (last) => {
-          if (last && !(await waitForPosition(db, usersProjection.name, last.subject, last.seq))) {
+          if (
+            last &&
+            !((await waitForPosition(db, usersProjection.name, last.subject, last.seq)) &&
+              (await waitForPosition(db, appOpensProjection.name, last.subject, last.seq)))
+          ) {
             throw new IngressError(503, 'UNAVAILABLE', 'user state is catching up; retry shortly');
           }
           await existingUser(userId);
+          // A retry of an open already recorded, however late: nothing more, the same answer.
+          const row = await db.selectFrom('app_opens').selectAll().where('user_id', '=', userId).where('app_open_id', '=', cmd.appOpenId).executeTakeFirst();
+          if (row) {
+            earlier = appOpenView({ appOpenId: row.app_open_id, openedNotificationId: row.opened_notification_id }, row.opened_at);
+            return [];
+          }
           if (cmd.openedNotificationId) await assertOwnNotification(userId, cmd.openedNotificationId);
           // Msg-Id dedup on the event id records a repeat of this app open once (within the
           // stream's dedup window, or later while it is still the user's last ingress event).
@@ -421,6 +433,7 @@ export function createIngressApp(deps: IngressDeps) {
           ];
         }),
       );
+      if (earlier) return earlier;
       const appended = results[0];
       if (appended?.duplicate && appended.seq > 0) {
         // A repeat answers as the open it repeats did.

@@ -36,6 +36,8 @@ describe('the ingress edge', () => {
         LOG_LEVEL: process.env.LOG_LEVEL ?? 'error',
         // No orchestrator here: a chat message is recorded, then times out waiting for its reply.
         TURN_TIMEOUT_MS: '300',
+        // Short, so a retry can come after JetStream forgot the event id (app opens).
+        NATS_DUPLICATE_WINDOW_MS: '1s',
         RATE_LIMIT_CHAT_PER_MINUTE: '0',
         RATE_LIMIT_CHAT_BURST: '0',
         RATE_LIMIT_PER_MINUTE: '40',
@@ -155,6 +157,11 @@ describe('the ingress edge', () => {
       // Another open is another event; another user's open with the same id is their own.
       const second = await call('POST', '/v1/me/app-opens', { token, body: { app_open_id: randomUUID() } });
       expect(second.status).toBe(202);
+      expect((await chain(userId)).filter((e) => e.type === Events.AppOpened.name)).toHaveLength(2);
+      // A retry after the stream's dedup window (1 s here) is still the same open.
+      await new Promise((r) => setTimeout(r, 1_500));
+      const late = await call('POST', '/v1/me/app-opens', { token, body: { app_open_id: appOpenId } });
+      expect(late).toMatchObject({ status: 202, body: first.body });
       expect((await chain(userId)).filter((e) => e.type === Events.AppOpened.name)).toHaveLength(2);
       const other = await newUser();
       expect((await call('POST', '/v1/me/app-opens', { token: other.token, body: { app_open_id: appOpenId } })).status).toBe(202);
