@@ -346,6 +346,7 @@ describe('a turn through the HTTP API (scripts/start, Postgres)', () => {
         ['ingress/users', true],
         ['ingress/personas', true],
         ['ingress/turns', true],
+        ['ingress/app-opens', true],
         ['orchestrator/profiles', true],
         ['orchestrator/personas', true],
         ['orchestrator/turns', true],
