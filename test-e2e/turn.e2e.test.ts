@@ -1,6 +1,11 @@
 // One real turn through the HTTP API, against Hearth started as the README
 // starts it (scripts/start: every service in one process) on Postgres.
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { Bus } from '@hearth/bus';
 import { schemaFor } from '@hearth/host';
 import { openDatabase, replayProjection } from '@hearth/store';
@@ -358,5 +363,18 @@ describe('a turn through the HTTP API (scripts/start, Postgres)', () => {
       await bus.close();
       await database.close();
     }
+  });
+
+  it("replays every recorded routing decision through today's router (pnpm audit:replay): none differs", async () => {
+    const out = join(await mkdtemp(join(tmpdir(), 'audit-')), 'audit.json');
+    const env = { ...process.env, NODE_OPTIONS: '', HEARTH_NAMESPACE: hearth.namespace, NATS_URL: await natsUrl() };
+    const run = await promisify(execFile)('node', ['--import', 'tsx', 'scripts/audit-replay.ts', '--json', out, '--fail-on-change'], {
+      cwd: resolve(import.meta.dirname, '..'),
+      env,
+    });
+    expect(run.stdout).toContain('0 would be decided differently');
+    const report = JSON.parse(await readFile(out, 'utf8'));
+    expect(report).toMatchObject({ service: 'router', differing_turns: 0, differing: [] });
+    expect(report.turns).toBeGreaterThan(3);
   });
 });

@@ -14,3 +14,6 @@ export const service: ServiceDefinition = {
     };
   },
 };
+
+export { reRoute, turnRoutedOf, type FieldChange, type RoutedInput } from './routing/audit.js';
+export type { RouteOptions } from './routing/route.js';

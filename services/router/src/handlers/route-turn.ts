@@ -1,6 +1,7 @@
 import { appendDecided, draft, payloadOf, TerminalError, type Bus, type StoredEvent } from '@hearth/bus';
 import { deriveId, Events } from '@hearth/events';
 import type { Reactor } from '@hearth/store';
+import { turnRoutedOf } from '../routing/audit.js';
 import { isUserState, routeTurn } from '../routing/route.js';
 
 /** TurnReceived → TurnRouted, on the router's chain of the same user. */
@@ -12,7 +13,7 @@ export function createRouteTurnReactor(bus: Bus): Reactor {
       if (event.type !== Events.TurnReceived.name) return;
       const turn = payloadOf(event, Events.TurnReceived);
       if (!isUserState(turn.userState)) throw new TerminalError(`turn ${turn.messageId} has user_state '${turn.userState}'`);
-      const { decision, flags, preprocessed: pre } = routeTurn({
+      const routed = routeTurn({
         userState: turn.userState,
         text: turn.text,
         source: turn.source === 'retention' ? 'retention' : 'chat',
@@ -23,38 +24,7 @@ export function createRouteTurnReactor(bus: Bus): Reactor {
       await appendDecided(bus, 'router', event.userId, () => [
         draft(
           Events.TurnRouted,
-          {
-            messageId: turn.messageId,
-            conversationId: turn.conversationId,
-            decision: {
-              pipeline: decision.pipeline,
-              safetyPolicy: decision.safety_policy,
-              memoryReadPolicy: decision.memory_read_policy,
-              vectorSearchPolicy: decision.vector_search_policy,
-              memoryWritePolicy: decision.memory_write_policy,
-              relationshipUpdatePolicy: decision.relationship_update_policy,
-              retentionPolicy: '',
-              retrievalQueryText: decision.retrieval_query_text,
-              notes: decision.notes,
-              safetyReason: decision.safety_reason,
-              crisisSafe: decision.crisis_safe,
-            },
-            flags,
-            topicMatches: pre.topicMatches.map((t) => ({ topicId: t.topicId, confidence: t.confidence, keywords: t.keywords })),
-            userState: turn.userState,
-            text: turn.text,
-            aiFriendId: turn.aiFriendId,
-            source: turn.source,
-            userTextNorm: pre.userTextNorm,
-            normNoPunct: pre.normNoPunct,
-            tokenEstimate: pre.tokenEstimate,
-            heuristicFlags: Object.entries(pre.heuristicFlags)
-              .filter(([, on]) => on)
-              .map(([name]) => name),
-            ageBand: turn.ageBand,
-            activatesUser: turn.activatesUser,
-            missingOnboarding: turn.missingOnboarding,
-          },
+          turnRoutedOf(turn, routed),
           {
             id: deriveId('router', event.id, 0),
             userId: event.userId,
