@@ -1,8 +1,10 @@
 // Decision replay: runs today's pure deciders over the recorded turns and
 // reports which recorded decisions would come out differently, by field — "what
 // changes if we ship this?" before a release. Reads the event log only; no LLM.
-// The router's decisions are replayed today (TurnRouted records every input it
-// decides from); the orchestrator's come with the privacy issue's audit work.
+// Replayed today: the router's decisions (TurnRouted records every input it
+// decides from) and the orchestrator's relationship rules (§11, from the
+// recorded previous state and evidence). The persona constraints, the gates and
+// memory's decisions are not replayed yet.
 //
 //   pnpm audit:replay                                  every recorded turn
 //   pnpm audit:replay --from 2026-11-01 --to 2026-11-08
@@ -11,9 +13,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError } from 'commander';
 import cliProgress from 'cli-progress';
-import { Bus, payloadOf } from '@hearth/bus';
+import { Bus, payloadOf, type ServiceName, type StoredEvent } from '@hearth/bus';
 import { Events } from '@hearth/events';
 import { loadHostConfig } from '@hearth/host';
+import { reRelate } from '@hearth/svc-orchestrator';
 import { reRoute, type FieldChange, type RouteOptions } from '@hearth/svc-router';
 import { createLogger } from '@hearth/telemetry';
 import { parseTopicLexicon } from '@hearth/text';
@@ -34,7 +37,7 @@ const program = new Command('audit:replay')
   .description("Run today's deciders over recorded turns and report the decisions that would differ, by field")
   .option('--from <date>', 'only turns that occurred at or after this time', isoDate)
   .option('--to <date>', 'only turns that occurred before this time', isoDate)
-  .option('-s, --service <name>', 'whose decisions to replay (router)', 'router')
+  .option('-s, --service <name>', 'whose decisions to replay: router, orchestrator (relationship rules) or all', 'all')
   .option('--topic-lexicon <file>', 'decide with this topic lexicon (JSON, the format of libs/text/src/topic-keywords.json)')
   .option('--samples <n>', 'turn ids with before/after kept per field', count, 5)
   .option('--json <file>', 'write every differing turn with its changes as JSON')
@@ -42,8 +45,8 @@ const program = new Command('audit:replay')
   .parse();
 
 const opts = program.opts<{ from?: Date; to?: Date; service: string; topicLexicon?: string; samples: number; json?: string; failOnChange: boolean }>();
-if (opts.service !== 'router') {
-  program.error(`replaying ${opts.service}'s decisions is not built yet; today: router`);
+if (!['router', 'orchestrator', 'all'].includes(opts.service)) {
+  program.error(`replaying ${opts.service}'s decisions is not built; today: router, orchestrator (relationship rules), all`);
 }
 const options: RouteOptions = {};
 if (opts.topicLexicon) {
@@ -72,35 +75,72 @@ interface Differing {
   changes: FieldChange[];
 }
 
+/** A decider replayed: which recorded events it re-decides, and how. */
+interface Decider {
+  name: string;
+  stream: ServiceName;
+  type: string;
+  replay(e: StoredEvent): { id: string; changes: FieldChange[] };
+}
+
+const DECIDERS: Decider[] = [
+  {
+    name: 'router',
+    stream: 'router',
+    type: Events.TurnRouted.name,
+    replay: (e) => {
+      const routed = payloadOf(e, Events.TurnRouted);
+      return { id: routed.messageId, changes: reRoute(routed, options) };
+    },
+  },
+  {
+    name: 'orchestrator.relationship',
+    stream: 'orchestrator',
+    type: Events.RelationshipUpdated.name,
+    replay: (e) => {
+      const update = payloadOf(e, Events.RelationshipUpdated);
+      return { id: update.messageId, changes: reRelate(update) };
+    },
+  },
+];
+
 const byField = new Map<string, { turns: number; samples: { message_id: string; before: unknown; after: unknown }[] }>();
 const differing: Differing[] = [];
+const examinedBy: Record<string, number> = {};
 let examined = 0;
 const started = performance.now();
 try {
-  const last = await bus.lastSeq('router');
-  const bar = new cliProgress.SingleBar(
-    { format: 'router decisions [{bar}] {value}/{total} events | {turns} turns, {differ} differ', stream: process.stderr },
-    cliProgress.Presets.shades_classic,
-  );
-  bar.start(last, 0, { turns: 0, differ: 0 });
-  for await (const e of bus.read('router')) {
-    bar.update(e.seq, { turns: examined, differ: differing.length });
-    if (e.type !== Events.TurnRouted.name) continue;
-    if ((opts.from && e.occurredAt < opts.from) || (opts.to && e.occurredAt >= opts.to)) continue;
-    examined++;
-    const routed = payloadOf(e, Events.TurnRouted);
-    const changes = reRoute(routed, options);
-    if (changes.length === 0) continue;
-    differing.push({ message_id: routed.messageId, user_id: e.userId, occurred_at: e.occurredAt.toISOString(), changes });
-    for (const c of changes) {
-      const f = byField.get(c.field) ?? { turns: 0, samples: [] };
-      f.turns++;
-      if (f.samples.length < opts.samples) f.samples.push({ message_id: routed.messageId, before: c.before, after: c.after });
-      byField.set(c.field, f);
+  for (const d of DECIDERS.filter((x) => opts.service === 'all' || x.stream === opts.service)) {
+    const last = await bus.lastSeq(d.stream);
+    const bar = new cliProgress.SingleBar(
+      { format: `${d.name} [{bar}] {value}/{total} events | {turns} decisions, {differ} differ`, stream: process.stderr },
+      cliProgress.Presets.shades_classic,
+    );
+    let seen = 0;
+    let differ = 0;
+    bar.start(last, 0, { turns: 0, differ: 0 });
+    for await (const e of bus.read(d.stream)) {
+      bar.update(e.seq, { turns: seen, differ });
+      if (e.type !== d.type) continue;
+      if ((opts.from && e.occurredAt < opts.from) || (opts.to && e.occurredAt >= opts.to)) continue;
+      seen++;
+      const { id, changes } = d.replay(e);
+      if (changes.length === 0) continue;
+      differ++;
+      differing.push({ message_id: id, user_id: e.userId, occurred_at: e.occurredAt.toISOString(), changes: changes.map((c) => ({ ...c, field: `${d.name}:${c.field}` })) });
+      for (const c of changes) {
+        const key = `${d.name}:${c.field}`;
+        const f = byField.get(key) ?? { turns: 0, samples: [] };
+        f.turns++;
+        if (f.samples.length < opts.samples) f.samples.push({ message_id: id, before: c.before, after: c.after });
+        byField.set(key, f);
+      }
     }
+    bar.update(last, { turns: seen, differ });
+    bar.stop();
+    examinedBy[d.name] = seen;
+    examined += seen;
   }
-  bar.update(last, { turns: examined, differ: differing.length });
-  bar.stop();
 } finally {
   await bus.close();
 }
@@ -112,15 +152,18 @@ const report = {
   from: opts.from?.toISOString() ?? null,
   to: opts.to?.toISOString() ?? null,
   topic_lexicon: opts.topicLexicon ?? null,
-  turns: examined,
-  differing_turns: differing.length,
-  turns_per_second: Math.round(examined / Math.max(seconds, 1e-3)),
+  decisions: examined,
+  decisions_by_decider: examinedBy,
+  differing_decisions: differing.length,
+  decisions_per_second: Math.round(examined / Math.max(seconds, 1e-3)),
   by_field: Object.fromEntries([...byField].sort((a, b) => b[1].turns - a[1].turns)),
 };
-console.log(`${examined} recorded turns replayed through today's router in ${seconds.toFixed(1)} s (${report.turns_per_second} turns/s), no LLM`);
+console.log(
+  `${examined} recorded decisions (${Object.entries(examinedBy).map(([k, v]) => `${k} ${v}`).join(', ')}) replayed through today's deciders in ${seconds.toFixed(1)} s (${report.decisions_per_second}/s), no LLM`,
+);
 console.log(`${differing.length} would be decided differently`);
 for (const [field, f] of Object.entries(report.by_field)) {
-  console.log(`  ${field}: ${f.turns} turns`);
+  console.log(`  ${field}: ${f.turns} decisions`);
   for (const s of f.samples) console.log(`    ${s.message_id}: ${JSON.stringify(s.before)} → ${JSON.stringify(s.after)}`);
 }
 if (opts.json) {

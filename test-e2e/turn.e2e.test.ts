@@ -365,7 +365,7 @@ describe('a turn through the HTTP API (scripts/start, Postgres)', () => {
     }
   });
 
-  it("replays every recorded routing decision through today's router (pnpm audit:replay): none differs", async () => {
+  it("replays every recorded routing and relationship decision through today's deciders (pnpm audit:replay): none differs", async () => {
     const out = join(await mkdtemp(join(tmpdir(), 'audit-')), 'audit.json');
     const env = { ...process.env, NODE_OPTIONS: '', HEARTH_NAMESPACE: hearth.namespace, NATS_URL: await natsUrl() };
     const run = await promisify(execFile)('node', ['--import', 'tsx', 'scripts/audit-replay.ts', '--json', out, '--fail-on-change'], {
@@ -374,7 +374,8 @@ describe('a turn through the HTTP API (scripts/start, Postgres)', () => {
     });
     expect(run.stdout).toContain('0 would be decided differently');
     const report = JSON.parse(await readFile(out, 'utf8'));
-    expect(report).toMatchObject({ service: 'router', differing_turns: 0, differing: [] });
-    expect(report.turns).toBeGreaterThan(3);
+    expect(report).toMatchObject({ service: 'all', differing_decisions: 0, differing: [] });
+    expect(report.decisions_by_decider.router).toBeGreaterThan(3);
+    expect(report.decisions_by_decider['orchestrator.relationship']).toBeGreaterThan(0);
   });
 });
