@@ -1,7 +1,6 @@
 import type { orchestrator } from '@hearth/proto';
-import type { Stage } from '../config.js';
-import { updateRelationship, type RelationshipState } from '../relationship/index.js';
-import { relationshipToProto } from './mapping.js';
+import { updateRelationship } from '../relationship/index.js';
+import { relationshipFromProto, relationshipUpdatedOf } from './mapping.js';
 
 /** One recorded field that today's rules decide differently. */
 export interface RelationshipChange {
@@ -10,17 +9,10 @@ export interface RelationshipChange {
   after: unknown;
 }
 
-function stateFromProto(s: orchestrator.RelationshipState | undefined): RelationshipState | null {
-  if (!s) return null;
-  return {
-    stage: s.stage as Stage,
-    rapportScore: s.rapportScore,
-    sessionsCount: s.sessionsCount,
-    lastInteractionAt: s.lastInteractionAt ?? null,
-    lastSessionAt: s.lastSessionAt ?? null,
-    lastStagePromotionAt: s.lastStagePromotionAt ?? null,
-    sessionDisengaged: s.sessionDisengaged,
-  };
+/** The outcome fields of a RelationshipUpdated, the next state's one by one (`next.rapportScore`). */
+function outcomeFields(r: orchestrator.RelationshipUpdated): Record<string, unknown> {
+  const { messageId: _m, aiFriendId: _a, previous: _p, evidence: _e, next, ...rest } = r;
+  return { ...Object.fromEntries(Object.entries(next ?? {}).map(([k, v]) => [`next.${k}`, v])), ...rest };
 }
 
 /**
@@ -33,25 +25,10 @@ export function reRelate(recorded: orchestrator.RelationshipUpdated): Relationsh
   const now = recorded.next?.lastInteractionAt;
   const evidence = recorded.evidence;
   if (!now || !evidence) return [{ field: 'next.lastInteractionAt', before: now ?? null, after: 'a recorded time and evidence are needed' }];
-  const u = updateRelationship(stateFromProto(recorded.previous), { now, evidence });
-  const next = relationshipToProto(u.next);
-  const after: Record<string, unknown> = {
-    ...Object.fromEntries(Object.entries(next).map(([k, v]) => [`next.${k}`, v])),
-    rawDelta: u.delta.raw,
-    delta: u.delta.clamped,
-    parts: u.delta.parts.map((p) => ({ rule: p.rule, points: p.points })),
-    decayPoints: u.decay.points,
-    decayApplied: u.decay.applied,
-    sessionStarted: u.sessionStarted,
-    promotedFrom: u.promotedFrom ?? '',
-    promotionBlockedBy: u.promotionBlockedBy,
-  };
-  const changes: RelationshipChange[] = [];
-  for (const [field, value] of Object.entries(after)) {
-    const before = field.startsWith('next.')
-      ? (recorded.next as unknown as Record<string, unknown>)[field.slice(5)]
-      : (recorded as unknown as Record<string, unknown>)[field];
-    if (JSON.stringify(before) !== JSON.stringify(value)) changes.push({ field, before, after: value });
-  }
-  return changes;
+  const previous = recorded.previous ? relationshipFromProto(recorded.previous) : null;
+  const today = outcomeFields(relationshipUpdatedOf(recorded, updateRelationship(previous, { now, evidence }), evidence));
+  const before = outcomeFields(recorded);
+  return Object.entries(today)
+    .filter(([field, after]) => JSON.stringify(before[field]) !== JSON.stringify(after))
+    .map(([field, after]) => ({ field, before: before[field], after }));
 }

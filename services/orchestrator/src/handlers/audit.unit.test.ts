@@ -1,28 +1,14 @@
 import { Events } from '@hearth/events';
 import { initialRelationship, updateRelationship, type Evidence, type RelationshipState } from '../relationship/index.js';
 import { reRelate } from './audit.js';
-import { relationshipToProto } from './mapping.js';
+import { relationshipUpdatedOf } from './mapping.js';
 
 const evidence: Evidence = { preferences: 1, meaningfulResponse: true, emotionalDisclosure: false, pastReference: false, disengaged: false, tokens: 14 };
 
 /** A RelationshipUpdated as the orchestrator records it, through the wire format. */
 function recorded(prev: RelationshipState | null, now: Date, e: Evidence = evidence) {
   const u = updateRelationship(prev, { now, evidence: e });
-  const event = {
-    messageId: 'm1',
-    aiFriendId: 'f1',
-    previous: relationshipToProto(u.previous),
-    next: relationshipToProto(u.next),
-    evidence: e,
-    rawDelta: u.delta.raw,
-    delta: u.delta.clamped,
-    parts: u.delta.parts,
-    decayPoints: u.decay.points,
-    decayApplied: u.decay.applied,
-    sessionStarted: u.sessionStarted,
-    promotedFrom: u.promotedFrom ?? '',
-    promotionBlockedBy: u.promotionBlockedBy,
-  };
+  const event = relationshipUpdatedOf({ messageId: 'm1', aiFriendId: 'f1' }, u, e);
   return { u, event: Events.RelationshipUpdated.decode(Events.RelationshipUpdated.encode(event)) };
 }
 

@@ -2,7 +2,7 @@ import type { orchestrator } from '@hearth/proto';
 import type { Selectable } from 'kysely';
 import type { Stage } from '../config.js';
 import type { RelationshipsTable } from '../db.js';
-import type { RelationshipState } from '../relationship/index.js';
+import type { Evidence, RelationshipState, RelationshipUpdate } from '../relationship/index.js';
 import type { PassVerdict } from '../turn/compose.js';
 
 /** A relationships row as the domain state. */
@@ -27,6 +27,49 @@ export function relationshipToProto(s: RelationshipState): orchestrator.Relation
     lastSessionAt: s.lastSessionAt ?? undefined,
     lastStagePromotionAt: s.lastStagePromotionAt ?? undefined,
     sessionDisengaged: s.sessionDisengaged,
+  };
+}
+
+/** A recorded relationship state as the domain state (audit replay reads it back). */
+export function relationshipFromProto(s: orchestrator.RelationshipState): RelationshipState {
+  return {
+    stage: s.stage as Stage,
+    rapportScore: s.rapportScore,
+    sessionsCount: s.sessionsCount,
+    lastInteractionAt: s.lastInteractionAt ?? null,
+    lastSessionAt: s.lastSessionAt ?? null,
+    lastStagePromotionAt: s.lastStagePromotionAt ?? null,
+    sessionDisengaged: s.sessionDisengaged,
+  };
+}
+
+/** The RelationshipUpdated of one §11 update: what the orchestrator records and an audit replay compares. */
+export function relationshipUpdatedOf(
+  turn: { messageId: string; aiFriendId: string },
+  u: RelationshipUpdate,
+  evidence: Evidence,
+): orchestrator.RelationshipUpdated {
+  return {
+    messageId: turn.messageId,
+    aiFriendId: turn.aiFriendId,
+    previous: relationshipToProto(u.previous),
+    next: relationshipToProto(u.next),
+    evidence: {
+      preferences: evidence.preferences,
+      meaningfulResponse: evidence.meaningfulResponse,
+      emotionalDisclosure: evidence.emotionalDisclosure,
+      pastReference: evidence.pastReference,
+      disengaged: evidence.disengaged,
+      tokens: evidence.tokens,
+    },
+    rawDelta: u.delta.raw,
+    delta: u.delta.clamped,
+    parts: u.delta.parts.map((p) => ({ rule: p.rule, points: p.points })),
+    decayPoints: u.decay.points,
+    decayApplied: u.decay.applied,
+    sessionStarted: u.sessionStarted,
+    promotedFrom: u.promotedFrom ?? '',
+    promotionBlockedBy: u.promotionBlockedBy,
   };
 }
 

@@ -22,7 +22,7 @@ import { composeReply, type Composed, type PassVerdict } from '../turn/compose.j
 import { personaConstraints } from '../turn/constraints.js';
 import { planResponse, planToProto, type PlannedMemory } from '../turn/plan.js';
 import { vectorTriggers } from '../turn/triggers.js';
-import { relationshipToProto, relationshipFromRow, retrievedToProto, verdictToProto } from './mapping.js';
+import { relationshipFromRow, relationshipUpdatedOf, retrievedToProto, verdictToProto } from './mapping.js';
 
 export interface RespondDeps {
   bus: Bus;
@@ -344,29 +344,7 @@ function relationshipEvent(input: {
   now: Date;
 }): NonNullable<RecipeResult['relationship']> {
   const evidence = detectEvidence({ normNoPunct: input.normNoPunct, previousAssistantAskedQuestion: input.previousAskedQuestion, emotion: input.emotion });
-  const u = updateRelationship(input.relationship, { now: input.now, evidence });
-  return {
-    messageId: input.messageId,
-    aiFriendId: input.aiFriendId,
-    previous: relationshipToProto(u.previous),
-    next: relationshipToProto(u.next),
-    evidence: {
-      preferences: evidence.preferences,
-      meaningfulResponse: evidence.meaningfulResponse,
-      emotionalDisclosure: evidence.emotionalDisclosure,
-      pastReference: evidence.pastReference,
-      disengaged: evidence.disengaged,
-      tokens: evidence.tokens,
-    },
-    rawDelta: u.delta.raw,
-    delta: u.delta.clamped,
-    parts: u.delta.parts,
-    decayPoints: u.decay.points,
-    decayApplied: u.decay.applied,
-    sessionStarted: u.sessionStarted,
-    promotedFrom: u.promotedFrom ?? '',
-    promotionBlockedBy: u.promotionBlockedBy,
-  };
+  return relationshipUpdatedOf(input, updateRelationship(input.relationship, { now: input.now, evidence }), evidence);
 }
 
 /** The reply to a §12.4 command, given what the previous assistant message surfaced. */
