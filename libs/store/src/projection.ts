@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import { runtimeDb, type AnyDb } from './runtime.js';
+import { advanceCheckpoint, runtimeDb, type AnyDb } from './runtime.js';
 import { ACK, startConsumer, type Bus, type Outcome, type RunningConsumer, type ServiceName, type StoredEvent } from '@hearth/bus';
 import { markQuarantineRedriven, recordQuarantine } from './quarantine.js';
 
@@ -96,20 +96,11 @@ export async function applyEvents<DB>(
         .onConflict((oc) => oc.columns(['projection', 'subject']).doUpdateSet({ last_seq: seq }))
         .execute();
     }
-    for (const [stream, seq] of checkpoints) {
-      await t
-        .insertInto('projection_checkpoints')
-        .values({ projection: projection.name, stream, last_seq: seq })
-        .onConflict((oc) =>
-          oc.columns(['projection', 'stream']).doUpdateSet((eb) => ({
-            last_seq: eb.fn('greatest', [eb.ref('projection_checkpoints.last_seq'), eb.val(seq)]),
-          })),
-        )
-        .execute();
-    }
+    for (const [stream, seq] of checkpoints) await advanceCheckpoint(trx as AnyDb, projection.name, stream, seq);
     return { outcomes, applied };
   });
 }
+
 
 /** The checkpoint of a projection on one stream (0 when none). */
 export async function checkpointOf(db: AnyDb, projection: string, stream: string): Promise<number> {

@@ -1,5 +1,5 @@
 import type { Quarantine, StoredEvent } from '@hearth/bus';
-import { runtimeDb, type AnyDb } from './runtime.js';
+import { advanceCheckpoint, runtimeDb, type AnyDb } from './runtime.js';
 
 /** A quarantined event as the runner keeps it (see migrate.ts, `quarantined_events`). */
 export interface QuarantinedEvent {
@@ -55,17 +55,7 @@ export async function recordQuarantine(db: AnyDb, name: string, q: Quarantine, o
         })),
       )
       .execute();
-    if (opts.checkpoint) {
-      await t
-        .insertInto('projection_checkpoints')
-        .values({ projection: name, stream: q.stream, last_seq: q.seq })
-        .onConflict((oc) =>
-          oc.columns(['projection', 'stream']).doUpdateSet((eb) => ({
-            last_seq: eb.fn('greatest', [eb.ref('projection_checkpoints.last_seq'), eb.val(q.seq)]),
-          })),
-        )
-        .execute();
-    }
+    if (opts.checkpoint) await advanceCheckpoint(trx as AnyDb, name, q.stream, q.seq);
   });
 }
 

@@ -29,3 +29,16 @@ export type AnyDb = Kysely<any>;
 export function runtimeDb(db: AnyDb): Kysely<RuntimeDb> {
   return db as unknown as Kysely<RuntimeDb>;
 }
+
+/** Moves a projection's checkpoint on a stream up to `seq` (never back), inside the caller's transaction. */
+export async function advanceCheckpoint(db: AnyDb, projection: string, stream: string, seq: number): Promise<void> {
+  await runtimeDb(db)
+    .insertInto('projection_checkpoints')
+    .values({ projection, stream, last_seq: seq })
+    .onConflict((oc) =>
+      oc.columns(['projection', 'stream']).doUpdateSet((eb) => ({
+        last_seq: eb.fn('greatest', [eb.ref('projection_checkpoints.last_seq'), eb.val(seq)]),
+      })),
+    )
+    .execute();
+}
