@@ -41,7 +41,9 @@ const HEADER_STREAM = 'Hearth-Stream';
 const HEADER_SEQ = 'Hearth-Stream-Seq';
 const REDRIVE_TIMEOUT_MS = 30_000;
 
-const keyOf = (consumer: string, stream: string, seq: number): string => `${consumer}/${stream}/${seq}`;
+/** One dead letter's identity: the consumer that gave up and the event's stream position. */
+export const deadLetterKey = (consumer: string, stream: string, seq: number): string => `${consumer}/${stream}/${seq}`;
+const keyOf = deadLetterKey;
 
 /** Decodes one message of the dead-letter stream: a dead letter, or a redriven marker (undefined). */
 function entryOf(bus: Bus, subject: string, data: Uint8Array): DeadLetterEntry | undefined {

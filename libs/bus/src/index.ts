@@ -1,6 +1,6 @@
 export { Bus, isNotFound, activeTraceId, type BusOptions, type BusLogger, type AppendResult } from './bus.js';
 export { startConsumer, ACK, type ConsumerSpec, type Outcome, type Quarantine, type RunningConsumer } from './consumer.js';
-export { listDeadLetters, redriveDeadLetter, markRedriven, watchDeadLetters, type DeadLetterEntry, type RedriveResult } from './dead-letters.js';
+export { deadLetterKey, listDeadLetters, redriveDeadLetter, markRedriven, watchDeadLetters, type DeadLetterEntry, type RedriveResult } from './dead-letters.js';
 export {
   eventType,
   draft,

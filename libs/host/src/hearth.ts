@@ -7,7 +7,7 @@ import { startVirtualClock, systemClock, type Clock, type VirtualClock } from '@
 import { migrateSchema, openDatabase, schemaDb, type Database } from '@hearth/store';
 import { createLogger, initTelemetry, observableGauge, type GaugeRegistration, type Logger, type Telemetry } from '@hearth/telemetry';
 import { loadHostConfig, type HostConfig } from './config.js';
-import { createHealthProbe, type HealthProbe } from './health.js';
+import { createHealthProbe, type HealthProbe, type ReadinessReport } from './health.js';
 import { ApiErrorFilter } from './http-errors.js';
 import { hearthModule } from './module.js';
 import { PinoNestLogger } from './nest-logger.js';
@@ -160,7 +160,7 @@ export async function runHearth(opts: RunHearthOptions): Promise<HearthProcess> 
       stopping: () => stopping,
       metricsText: () => telemetry.metricsText(),
       dependencies: () => {
-        const out: Partial<Record<ServiceName, ReturnType<NonNullable<HostedRuntime['runtime']['dependencies']>>>> = {};
+        const out: ReadinessReport['dependencies'] = {};
         for (const h of hosted) {
           const d = h.runtime.dependencies?.();
           if (d && Object.keys(d).length > 0) out[h.name] = d;

@@ -3,6 +3,7 @@
 // text until it gets a definite answer.
 import { randomUUID } from 'node:crypto';
 import { waitFor } from '@hearth/testing';
+import { onboardingAnswers } from '../../eval/lib/replay.js';
 import { NoDefiniteAnswerError, type RetryingClient } from './client.js';
 
 /** How long a new user's persona may take to be assigned. */
@@ -22,15 +23,8 @@ const LINES = [
   'tomorrow I want to clean up my apartment',
 ];
 
-export const ONBOARDING_ANSWERS = {
-  preferred_name: 'Robin',
-  age_band: '25-34',
-  country_or_region: 'US',
-  occupation_category: 'working',
-  client_timezone: 'America/New_York',
-  proactive_messages_enabled: true,
-  suppressed_topics: [],
-};
+/** The eval's onboarding answers (they pass §4.1.1), for every user of the load. */
+export const ONBOARDING_ANSWERS = onboardingAnswers('Robin');
 
 export interface LoadUser {
   userId: string;

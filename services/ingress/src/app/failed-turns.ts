@@ -1,4 +1,4 @@
-import type { DeadLetterEntry } from '@hearth/bus';
+import { deadLetterKey as keyOf, type DeadLetterEntry } from '@hearth/bus';
 
 /** Why a turn will not complete: an event of it that a service quarantined. */
 export interface TurnFailure {
@@ -49,5 +49,3 @@ export class FailedTurns {
     return entry && { eventId: entry.eventId, service: entry.service };
   }
 }
-
-const keyOf = (consumer: string, stream: string, seq: number): string => `${consumer}/${stream}/${seq}`;
