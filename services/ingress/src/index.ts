@@ -15,7 +15,7 @@ import { createTokenVerifier, signDevToken } from './auth/tokens.js';
 import { INGRESS, loadIngressConfig } from './config.js';
 import type { IngressDb } from './db.js';
 import { INGRESS_CONTROLLERS } from './http/controllers.js';
-import { verifiedUserOf, type IngressAuth } from './http/auth.js';
+import { verifiedUserOf, verifyHeader, type IngressAuth } from './http/auth.js';
 import { rateLimitProvider } from './http/rate-limit-plugin.js';
 import { INGRESS_APP, INGRESS_AUTH } from './http/tokens.js';
 import { Events } from '@hearth/events';
@@ -87,9 +87,7 @@ export const service: ServiceDefinition = {
         ],
       },
       async isOperator(authorization) {
-        const token = /^Bearer\s+(\S+)$/i.exec(authorization)?.[1];
-        if (!token) return false;
-        return (await verify(token).catch(() => undefined))?.roles.includes('admin') ?? false;
+        return (await verifyHeader(auth, authorization).catch(() => undefined))?.roles.includes('admin') ?? false;
       },
       async start() {
         // Replies are applied by whichever replica's consumer got the event: every

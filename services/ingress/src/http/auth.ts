@@ -37,7 +37,8 @@ export function verifiedUserOf(auth: IngressAuth, req: FastifyRequest): Promise<
   );
 }
 
-async function verifyHeader(auth: IngressAuth, header: string | undefined): Promise<Principal> {
+/** The principal of an `Authorization` header; a missing or invalid token is a 401. */
+export async function verifyHeader(auth: IngressAuth, header: string | undefined): Promise<Principal> {
   if (!header || !/^Bearer\s+\S+$/i.test(header)) {
     throw new ApiHttpException(401, 'UNAUTHENTICATED', 'missing bearer token (Authorization: Bearer <JWT>)');
   }
