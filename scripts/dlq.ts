@@ -9,14 +9,14 @@
 import { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { Bus, listDeadLetters, redriveDeadLetter, type DeadLetterEntry, type RedriveResult } from '@hearth/bus';
-import { loadHostConfig } from '@hearth/host';
+import { eventEncryption, loadHostConfig } from '@hearth/host';
 import { createLogger } from '@hearth/telemetry';
 
 const config = loadHostConfig();
 const log = createLogger({ service: 'dlq', level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL });
 
 async function withBus<T>(fn: (bus: Bus) => Promise<T>): Promise<T> {
-  const bus = await Bus.connect({ url: config.NATS_URL, name: 'hearth-dlq', user: config.NATS_USER, pass: config.NATS_PASSWORD, namespace: config.HEARTH_NAMESPACE, logger: log });
+  const bus = await Bus.connect({ url: config.NATS_URL, name: 'hearth-dlq', user: config.NATS_USER, pass: config.NATS_PASSWORD, namespace: config.HEARTH_NAMESPACE, logger: log, encryption: eventEncryption(config, log) });
   try {
     return await fn(bus);
   } finally {

@@ -9,7 +9,7 @@ import { writeFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError } from 'commander';
 import cliProgress from 'cli-progress';
 import { Bus, SERVICE_NAMES, type ServiceName } from '@hearth/bus';
-import { loadHostConfig, schemaFor } from '@hearth/host';
+import { eventEncryption, loadHostConfig, schemaFor } from '@hearth/host';
 import { openDatabase, replayProjection, type ReplayReport } from '@hearth/store';
 import { createLogger } from '@hearth/telemetry';
 import { ALL_SERVICES } from '../services/registry.js';
@@ -42,7 +42,7 @@ if (!config.DATABASE_URL) {
   console.error('[replay] DATABASE_URL is unset: using the embedded PGlite in ' + config.PGLITE_DIR + ' — stop Hearth first, PGlite is single-process.');
 }
 
-const bus = await Bus.connect({ url: config.NATS_URL, name: 'hearth-replay', user: config.NATS_USER, pass: config.NATS_PASSWORD, namespace: config.HEARTH_NAMESPACE, logger: log });
+const bus = await Bus.connect({ url: config.NATS_URL, name: 'hearth-replay', user: config.NATS_USER, pass: config.NATS_PASSWORD, namespace: config.HEARTH_NAMESPACE, logger: log, encryption: eventEncryption(config, log) });
 const database = await openDatabase({ url: config.DATABASE_URL, pgliteDir: config.PGLITE_DIR });
 const reports: ReplayReport[] = [];
 const tty = process.stderr.isTTY;

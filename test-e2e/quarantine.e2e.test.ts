@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { appendDecided, Bus, draft } from '@hearth/bus';
+import { appendDecided, Bus, draft, LocalKek } from '@hearth/bus';
 import { Events } from '@hearth/events';
 import { natsUrl, waitFor } from '@hearth/testing';
 import { HearthClient, onboard } from './support/client.js';
@@ -21,7 +21,7 @@ describe('a poison event (NUL in a TurnReceived, appended behind the edge)', () 
   beforeAll(async () => {
     hearth = await startHearth({ mode: 'all', database: 'postgres' });
     anon = new HearthClient(hearth.url);
-    bus = await Bus.connect({ url: await natsUrl(), name: 'quarantine-e2e', namespace: hearth.namespace, logger: silent });
+    bus = await Bus.connect({ url: await natsUrl(), name: 'quarantine-e2e', namespace: hearth.namespace, logger: silent, encryption: { kek: LocalKek.forDevelopment(hearth.namespace) } });
   });
 
   afterAll(async () => {

@@ -14,6 +14,8 @@ import { context, propagation, trace } from '@opentelemetry/api';
 import { AppendConflictError, BusError, QueryError } from './errors.js';
 import { decodeEnvelope, encodeEnvelope, type EventDraft, type StoredEvent } from './events.js';
 import { Topology, type ServiceName } from './topology.js';
+import type { KeyEncryptionKey } from './keys/kek.js';
+import { Keyring, type Sealed } from './keys/keyring.js';
 
 /** Minimal logger the bus writes to (pino fits). */
 export interface BusLogger {
@@ -48,6 +50,16 @@ export interface BusOptions {
    * @default 120_000
    */
   handlerDeadlineMs?: number;
+  /**
+   * Seals every payload about a user with the user's data key (crypto-shredding).
+   * Absent: payloads are written clear, and a sealed one cannot be read (only
+   * the turn benchmark runs so, to measure what sealing costs).
+   */
+  encryption?: {
+    kek: KeyEncryptionKey;
+    /** @default 60_000 */
+    keyCacheTtlMs?: number;
+  };
 }
 
 export interface AppendResult {
@@ -81,6 +93,8 @@ export class Bus {
     readonly js: JetStreamClient,
     readonly jsm: JetStreamManager,
     private readonly opts: BusOptions,
+    /** Data keys; undefined when encryption is off. */
+    readonly keyring?: Keyring,
   ) {
     this.topology = new Topology(opts.namespace);
   }
@@ -102,7 +116,14 @@ export class Bus {
       }
     })();
     const jsm = await jetstreamManager(nc);
-    return new Bus(nc, jetstream(nc), jsm, opts);
+    const keyring = opts.encryption
+      ? await Keyring.open(nc, opts.namespace, opts.encryption.kek, {
+          cacheTtlMs: opts.encryption.keyCacheTtlMs,
+          replicas: opts.streamReplicas,
+          logger: opts.logger,
+        })
+      : undefined;
+    return new Bus(nc, jetstream(nc), jsm, opts, keyring);
   }
 
   get logger(): BusLogger {
@@ -180,7 +201,7 @@ export class Bus {
       h.set(HEADER_TYPE, d.type);
       propagation.inject(context.active(), h, headerSetter);
       try {
-        const ack = await this.js.publish(subject, encodeEnvelope(d, service, expected), {
+        const ack = await this.js.publish(subject, encodeEnvelope(d, service, expected, await this.seal(d)), {
           msgID: d.id,
           expect: { lastSubjectSequence: expected },
           headers: h,
@@ -198,6 +219,31 @@ export class Bus {
     return results;
   }
 
+  /** The payload as it goes into the envelope: sealed with the user's data key unless it is clear. */
+  private async seal(d: EventDraft): Promise<Sealed | undefined> {
+    if (!this.keyring || d.clear || d.userId === '' || d.userId.startsWith('_')) return undefined;
+    return this.keyring.seal(d.userId, d.id, d.payload, { opens: d.opensDataKey });
+  }
+
+  /**
+   * Makes a stored event's payload readable: opens it with the user's data key,
+   * or marks the event erased (empty payload) when the key was destroyed.
+   */
+  async open(e: StoredEvent): Promise<StoredEvent> {
+    if (e.erased) return { ...e, payload: new Uint8Array(0) };
+    if (e.keyGeneration === 0) return e;
+    if (!this.keyring) {
+      throw new BusError('ENCRYPTION_OFF', `event ${e.id} is sealed, and this process runs with encryption off`);
+    }
+    const payload = await this.keyring.open(e.userId, e.keyGeneration, e.id, e.payload);
+    return payload ? { ...e, payload } : { ...e, payload: new Uint8Array(0), erased: true };
+  }
+
+  /** Decodes and opens one stored message. */
+  async decode(raw: Uint8Array, where: { stream: string; subject: string; seq: number }): Promise<StoredEvent> {
+    return this.open(decodeEnvelope(raw, where));
+  }
+
   /** The last event on a subject, or null when the subject is empty. */
   async lastOnSubject(service: ServiceName, key: string): Promise<StoredEvent | null> {
     const stream = this.topology.stream(service);
@@ -205,7 +251,7 @@ export class Bus {
     try {
       const m = await this.jsm.streams.getMessage(stream, { last_by_subj: subject });
       if (!m) return null;
-      return decodeEnvelope(m.data, { stream, subject, seq: m.seq });
+      return await this.decode(m.data, { stream, subject, seq: m.seq });
     } catch (err) {
       if (isNotFound(err)) return null;
       throw err;
@@ -250,7 +296,7 @@ export class Bus {
     try {
       for await (const m of iter) {
         if (m.seq > last) break;
-        yield decodeEnvelope(m.data, { stream, subject: m.subject, seq: m.seq });
+        yield await this.decode(m.data, { stream, subject: m.subject, seq: m.seq });
         // pending 0: nothing more matches now (the last message may have been deleted).
         if (m.seq >= last || m.info.pending === 0) break;
       }
@@ -323,6 +369,7 @@ export class Bus {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.keyring?.close();
     for (const c of this.closers.reverse()) await c().catch((err: unknown) => this.logger.warn({ err }, 'close step failed'));
     if (!this.nc.isClosed()) await this.nc.drain().catch(() => this.nc.close());
   }

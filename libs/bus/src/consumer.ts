@@ -258,6 +258,16 @@ export async function startConsumer(bus: Bus, spec: ConsumerSpec): Promise<Runni
         decoded.push({ m, e: decodeEnvelope(m.data, { stream, subject: m.subject, seq: m.seq }) });
       } catch (err) {
         await deadLetter(m, `undecodable envelope: ${String(err)}`);
+        continue;
+      }
+      const d = decoded[decoded.length - 1]!;
+      try {
+        d.e = await bus.open(d.e);
+      } catch (err) {
+        decoded.pop();
+        // The key store unreachable: like any outage, try again later; a payload
+        // that does not open under its key is corrupt and goes the failure path.
+        await fail(m, d.e, err);
       }
     }
     if (decoded.length === 0) return;
@@ -342,7 +352,7 @@ export async function startConsumer(bus: Bus, spec: ConsumerSpec): Promise<Runni
               if (s !== stream) throw new Error(`this consumer reads ${stream}, not ${s}`);
               const stored = await bus.jsm.streams.getMessage(stream, { seq });
               if (!stored) throw new Error(`no message ${seq} on ${stream}`);
-              const event = decodeEnvelope(stored.data, { stream, subject: stored.subject, seq });
+              const event = await bus.decode(stored.data, { stream, subject: stored.subject, seq });
               await spec.redrive!(event);
               await markRedriven(bus, spec.service, durable, stream, seq);
               log.info({ consumer: durable, seq, event_id: event.id }, 'dead letter redriven');

@@ -190,3 +190,41 @@ export function watchDeadLetters(
     for (const s of subs) s.unsubscribe();
   };
 }
+
+/**
+ * Deletes every dead letter of a user from the dead-letter stream with the
+ * server's secure erase (the message is overwritten, not only unlinked): their
+ * envelopes are sealed already, but the recorded error may quote what the user
+ * wrote. Returns how many were deleted.
+ */
+export async function purgeDeadLetters(bus: Bus, userId: string): Promise<number> {
+  const stream = bus.topology.dlqStream;
+  let last: number;
+  try {
+    const info = await bus.jsm.streams.info(stream);
+    if (info.state.messages === 0) return 0;
+    last = info.state.last_seq;
+  } catch (err) {
+    if (isNotFound(err)) return 0;
+    throw err;
+  }
+  const doomed: number[] = [];
+  const consumer = await bus.js.consumers.get(stream, { deliver_policy: DeliverPolicy.All });
+  const iter = await consumer.consume({ max_messages: 500 });
+  try {
+    for await (const m of iter as AsyncIterable<JsMsg>) {
+      if (!m.subject.endsWith('.redriven')) {
+        try {
+          if (entryOf(bus, m.subject, m.data)?.userId === userId) doomed.push(m.seq);
+        } catch {
+          // Not a dead letter this code can read: not the user's, as far as anyone can tell.
+        }
+      }
+      if (m.seq >= last || m.info.pending === 0) break;
+    }
+  } finally {
+    iter.stop();
+  }
+  for (const seq of doomed) await bus.jsm.streams.deleteMessage(stream, seq, true);
+  return doomed.length;
+}

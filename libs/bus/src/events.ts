@@ -34,6 +34,13 @@ export interface EventDraft {
   correlationId?: string;
   /** @default 1 */
   schemaVersion?: number;
+  /**
+   * The payload holds no personal data and stays clear, though the event names
+   * a user (UserErased, ErasureApplied).
+   */
+  clear?: boolean;
+  /** Starts the user anew after an erasure: seals with the next data key generation (POST /v1/me). */
+  opensDataKey?: boolean;
 }
 
 export function draft<T>(
@@ -64,9 +71,26 @@ export interface StoredEvent {
   prevSeq: number;
   /** Raw envelope bytes, as stored. */
   raw: Uint8Array;
+  /**
+   * Generation of the user's data key the payload was sealed with (0: not
+   * sealed — no user, or a clear event such as UserErased).
+   */
+  keyGeneration: number;
+  /**
+   * True when the payload can no longer be read: the user's data key was
+   * destroyed (erasure). `payload` is then empty; handlers pass over it.
+   */
+  erased: boolean;
 }
 
-export function encodeEnvelope(d: EventDraft, service: string, prevSeq: number): Uint8Array {
+/** How the payload goes into the envelope: as the draft has it, or sealed by the keyring. */
+export interface SealedPayload {
+  payload: Uint8Array;
+  keyGeneration: number;
+  erased: boolean;
+}
+
+export function encodeEnvelope(d: EventDraft, service: string, prevSeq: number, sealed?: SealedPayload): Uint8Array {
   return common.Envelope.encode({
     eventId: d.id,
     type: d.type,
@@ -75,9 +99,11 @@ export function encodeEnvelope(d: EventDraft, service: string, prevSeq: number):
     causationId: d.causationId ?? '',
     correlationId: d.correlationId ?? '',
     schemaVersion: d.schemaVersion ?? 1,
-    payload: d.payload,
+    payload: sealed?.payload ?? d.payload,
     prevSubjectSeq: BigInt(prevSeq),
     service,
+    keyGeneration: sealed?.keyGeneration ?? 0,
+    erased: sealed?.erased ?? false,
   }).finish();
 }
 
@@ -101,6 +127,8 @@ export function decodeEnvelope(
     seq: where.seq,
     prevSeq: Number(e.prevSubjectSeq),
     raw,
+    keyGeneration: e.keyGeneration,
+    erased: e.erased,
   };
 }
 
@@ -109,5 +137,6 @@ export function payloadOf<T>(event: StoredEvent, type: EventType<T>): T {
   if (event.type !== type.name) {
     throw new Error(`event ${event.id} is ${event.type}, not ${type.name}`);
   }
+  if (event.erased) throw new Error(`event ${event.id} belongs to an erased user: its payload is gone`);
   return type.decode(event.payload);
 }

@@ -1,6 +1,6 @@
 export { Bus, isNotFound, activeTraceId, type BusOptions, type BusLogger, type AppendResult } from './bus.js';
 export { startConsumer, ACK, type ConsumerSpec, type Outcome, type Quarantine, type RunningConsumer } from './consumer.js';
-export { deadLetterKey, listDeadLetters, redriveDeadLetter, markRedriven, watchDeadLetters, type DeadLetterEntry, type RedriveResult } from './dead-letters.js';
+export { deadLetterKey, listDeadLetters, purgeDeadLetters, redriveDeadLetter, markRedriven, watchDeadLetters, type DeadLetterEntry, type RedriveResult } from './dead-letters.js';
 export {
   eventType,
   draft,
@@ -10,8 +10,11 @@ export {
   type EventType,
   type EventDraft,
   type StoredEvent,
+  type SealedPayload,
   type MessageCodec,
 } from './events.js';
+export { Keyring, KeyringError, keyBucketName, type Sealed, type KeyringOptions } from './keys/keyring.js';
+export { LocalKek, VaultTransitKek, type KeyEncryptionKey, type VaultTransitOptions } from './keys/kek.js';
 export { appendDecided } from './append.js';
 export { BusError, AppendConflictError, TerminalError, QueryError } from './errors.js';
 export { isTransientError } from './transient.js';

@@ -15,6 +15,8 @@ export type ServiceName = (typeof SERVICE_NAMES)[number];
 /** Reserved subject keys for global aggregates (in place of a user id). */
 export const GLOBAL_KEYS = {
   personaAssignments: '_persona_assignments',
+  /** Erasures: UserErased on ingress's stream, each service's ErasureApplied on its own. */
+  erasures: '_erasures',
 } as const;
 
 const TOKEN = /^[A-Za-z0-9_-]+$/;

@@ -4,14 +4,14 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Bus, SERVICE_NAMES, type ServiceName } from '@hearth/bus';
 import { startVirtualClock, systemClock, type Clock, type VirtualClock } from '@hearth/clock';
-import { migrateSchema, openDatabase, schemaDb, type Database } from '@hearth/store';
+import { ERASURE_REACTOR, migrateSchema, openDatabase, schemaDb, startErasures, type Database } from '@hearth/store';
 import { createLogger, initTelemetry, observableGauge, type GaugeRegistration, type Logger, type Telemetry } from '@hearth/telemetry';
-import { loadHostConfig, type HostConfig } from './config.js';
+import { eventEncryption, loadHostConfig, type HostConfig } from './config.js';
 import { createHealthProbe, type HealthProbe, type ReadinessReport } from './health.js';
 import { ApiErrorFilter } from './http-errors.js';
 import { hearthModule } from './module.js';
 import { PinoNestLogger } from './nest-logger.js';
-import { schemaFor, type ServiceContext, type ServiceDefinition } from './service.js';
+import { schemaFor, type ServiceContext, type ServiceDefinition, type ServiceRuntime } from './service.js';
 import { JetStreamTransport, type HostedRuntime } from './transport.js';
 
 export interface RunHearthOptions {
@@ -101,6 +101,7 @@ export async function runHearth(opts: RunHearthOptions): Promise<HearthProcess> 
       streamReplicas: config.NATS_STREAM_REPLICAS,
       duplicateWindowMs: config.NATS_DUPLICATE_WINDOW_MS,
       handlerDeadlineMs: config.HANDLER_DEADLINE_MS,
+      encryption: eventEncryption(config, log),
     }));
     // Every stream, so any service's consumer can bind whichever services run here.
     await bus.ensureStreams(SERVICE_NAMES);
@@ -144,7 +145,8 @@ export async function runHearth(opts: RunHearthOptions): Promise<HearthProcess> 
         advanceClock: virtualClock && ((seconds) => virtualClock.advance(seconds)),
       };
       contexts.set(def.name, ctx);
-      hosted.push({ name: def.name, runtime: await def.create(ctx), logger });
+      const runtime = await def.create(ctx);
+      hosted.push({ name: def.name, runtime: withErasures(runtime, def, ctx), logger });
       logger.info(
         { schema, migrations_applied: applied, projections: def.projections.map((p) => p.name) },
         `service ${def.name} created`,
@@ -264,6 +266,8 @@ function checkedDefinitions(services: readonly ServiceDefinition[]): readonly Se
     if (!SERVICE_NAMES.includes(s.name)) throw new Error(`runHearth: unknown service '${s.name}'`);
     if (seen.has(s.name)) throw new Error(`runHearth: service '${s.name}' given twice`);
     seen.add(s.name);
+    const taken = s.projections.find((p) => p.name === ERASURE_REACTOR);
+    if (taken) throw new Error(`runHearth: projection name '${taken.name}' of ${s.name} is reserved for erasures`);
   }
   return services;
 }
@@ -336,4 +340,27 @@ function describeDatabase(database: Database, config: HostConfig): string {
   } catch {
     return 'Postgres';
   }
+}
+
+/**
+ * Every service applies erasures (ARCHITECTURE.md "Personal data, export and
+ * erasure") whatever it projects: its runtime's consumers plus one reactor that
+ * deletes the user's rows of every projection and what `onUserErased` keeps.
+ */
+function withErasures(runtime: ServiceRuntime, def: ServiceDefinition, ctx: ServiceContext): ServiceRuntime {
+  const start = runtime.start.bind(runtime);
+  return Object.assign(runtime, {
+    start: async () => [
+      ...(await start()),
+      ...(await startErasures({
+        bus: ctx.bus,
+        db: ctx.db,
+        service: def.name,
+        projections: def.projections,
+        onUserErased: runtime.onUserErased?.bind(runtime),
+        now: () => ctx.clock.now(),
+        logger: ctx.logger,
+      })),
+    ],
+  });
 }

@@ -53,6 +53,9 @@ const notesProjection: Projection<NotesDb> = {
       .values({ id: event.id, user_id: event.userId, body: new TextDecoder().decode(event.payload) })
       .execute();
   },
+  async erase(trx, userId) {
+    await trx.deleteFrom('notes').where('user_id', '=', userId).execute();
+  },
 };
 
 /** A service with a migration, a projection and an HTTP controller. */

@@ -3,7 +3,7 @@ import 'reflect-metadata';
 
 export { runHearth, type RunHearthOptions, type HearthProcess } from './hearth.js';
 export { schemaFor, type ServiceContext, type ServiceDefinition, type ServiceRuntime, type HttpSurface, type DependencyStatus } from './service.js';
-export { hostEnvSchema, loadHostConfig, type HostConfig } from './config.js';
+export { hostEnvSchema, loadHostConfig, eventEncryption, type HostConfig } from './config.js';
 export { JetStreamTransport, type HostedRuntime, type JetStreamTransportStatus } from './transport.js';
 export {
   HealthController,

@@ -28,6 +28,8 @@ const seen: Projection = {
   async apply(trx, e: StoredEvent) {
     await trx.insertInto('seen').values({ id: e.id }).execute();
   },
+  // Holds event ids only: nothing about a user to erase.
+  async erase() {},
 };
 
 const toy: ServiceDefinition = {

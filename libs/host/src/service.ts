@@ -49,6 +49,12 @@ export interface ServiceRuntime {
   dependencies?(): Record<string, DependencyStatus>;
   /** True when an `Authorization` header is an operator's (ingress: a verified admin token); opens readiness details. */
   isOperator?(authorization: string): Promise<boolean>;
+  /**
+   * Erases what the service keeps about a user outside its projections' tables
+   * (a vector index, a cache), after the projections' rows were deleted. Must be
+   * idempotent: an erasure may be delivered again.
+   */
+  onUserErased?(userId: string): Promise<void>;
   /** Binds consumers and starts workers; called once the schema is migrated. */
   start(): Promise<RunningConsumer[]>;
   http?: HttpSurface;

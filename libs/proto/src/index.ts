@@ -1,4 +1,5 @@
 export * as common from './gen/hearth/common/v1/envelope.js';
+export * as commonEvents from './gen/hearth/common/v1/events.js';
 export * as ingress from './gen/hearth/ingress/v1/events.js';
 export * as router from './gen/hearth/router/v1/events.js';
 export * as orchestrator from './orchestrator.js';

@@ -1,3 +1,4 @@
+import * as commonEvents from './gen/hearth/common/v1/events.js';
 import * as ingressEvents from './gen/hearth/ingress/v1/events.js';
 import * as memoryEvents from './gen/hearth/memory/v1/events.js';
 import * as orchestratorEvents from './gen/hearth/orchestrator/v1/events.js';
@@ -47,7 +48,8 @@ function collect<M extends { protobufPackage: string }>(mod: M): CodecsOf<M> {
  * Every message of the `*events.proto` files, keyed by its fully-qualified
  * protobuf name — the value of `Envelope.type`.
  */
-export type EventCodecs = CodecsOf<typeof ingressEvents> &
+export type EventCodecs = CodecsOf<typeof commonEvents> &
+  CodecsOf<typeof ingressEvents> &
   CodecsOf<typeof routerEvents> &
   CodecsOf<typeof orchestratorEvents> &
   CodecsOf<typeof memoryEvents> &
@@ -63,6 +65,7 @@ export type EventCodec<N extends EventTypeName = EventTypeName> = EventCodecs[N]
 export type EventMessage<N extends EventTypeName> = ReturnType<EventCodecs[N]['decode']>;
 
 export const eventCodecs: Readonly<EventCodecs> = Object.freeze({
+  ...collect(commonEvents),
   ...collect(ingressEvents),
   ...collect(routerEvents),
   ...collect(orchestratorEvents),

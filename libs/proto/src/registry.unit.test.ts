@@ -36,6 +36,9 @@ describe('eventCodecs', () => {
   it('holds every message of the *events.proto files under its fully-qualified name', () => {
     expect(Object.keys(eventCodecs).sort()).toEqual(
       [
+        'hearth.common.v1.ErasureApplied',
+        'hearth.common.v1.UserErased',
+        'hearth.ingress.v1.AdminAccessed',
         'hearth.ingress.v1.AppOpened',
         'hearth.ingress.v1.ControlsUpdated',
         'hearth.ingress.v1.OnboardingAnswered',

@@ -2,6 +2,8 @@ export { openDatabase, schemaDb, assertSchemaName, type Database, type DatabaseO
 export { migrateSchema, dropSchema, MIGRATION_TABLE, MIGRATION_LOCK_TABLE, type Migrations } from './migrate.js';
 export {
   applyEvents,
+  erasedGenerations,
+  isErased,
   startProjection,
   checkpointOf,
   positionOf,
@@ -15,3 +17,4 @@ export {
 export { startReactor, reactOnce, type Reactor } from './reactor.js';
 export { replayProjection, type ReplayReport, type ReplayOptions, type TableDiff } from './replay.js';
 export { recordQuarantine, markQuarantineRedriven, quarantinedEvents, type QuarantinedEvent } from './quarantine.js';
+export { ErasureEvents, ERASURE_REACTOR, applyErasure, startErasures, erasureAppliedId, type ErasureOptions } from './erasure.js';

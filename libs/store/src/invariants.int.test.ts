@@ -93,6 +93,10 @@ function counterProjection(opts: { failAt?: number } = {}): Projection {
         )
         .execute();
     },
+    async erase(trx: Transaction<any>, userId: string) {
+      await trx.deleteFrom('applied_log').where('user_id', '=', userId).execute();
+      await trx.deleteFrom('counters').where('user_id', '=', userId).execute();
+    },
   };
 }
 

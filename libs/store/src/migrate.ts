@@ -56,6 +56,23 @@ const runtimeMigrations: Migrations = {
       await db.schema.dropTable('quarantined_events').execute();
     },
   },
+  // Users erased (ARCHITECTURE.md "Personal data, export and erasure"): the
+  // runner passes over their events sealed with the destroyed key generation or
+  // an earlier one, even when a process still had the key in its cache.
+  '0000_02_erasures': {
+    async up(db: AnyDb) {
+      await db.schema
+        .createTable('erased_users')
+        .addColumn('user_id', 'text', (c) => c.primaryKey())
+        .addColumn('key_generation', 'integer', (c) => c.notNull())
+        .addColumn('erasure_id', 'text', (c) => c.notNull())
+        .addColumn('erased_at', 'timestamptz', (c) => c.notNull())
+        .execute();
+    },
+    async down(db: AnyDb) {
+      await db.schema.dropTable('erased_users').execute();
+    },
+  },
 };
 
 class StaticProvider implements MigrationProvider {

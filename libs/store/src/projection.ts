@@ -24,6 +24,12 @@ export interface Projection<DB = any> {
    */
   key?: string;
   apply(trx: Transaction<DB>, event: StoredEvent): Promise<void>;
+  /**
+   * Deletes every row about the user (erasure: ARCHITECTURE.md "Personal data,
+   * export and erasure"), inside the erasure's transaction. Afterwards nothing
+   * the user wrote, or that was derived from it, may remain in `tables`.
+   */
+  erase(trx: Transaction<DB>, userId: string): Promise<void>;
 }
 
 /** Called after a batch committed, with the events it applied. */
@@ -54,6 +60,7 @@ export async function applyEvents<DB>(
     const applied: StoredEvent[] = [];
     const moved: StoredEvent[] = [];
     const checkpoints = new Map<string, number>();
+    const erased = await erasedGenerations(trx as AnyDb, events);
     for (const e of events) {
       let pos = positions.get(e.subject);
       if (pos === undefined) {
@@ -76,7 +83,7 @@ export async function applyEvents<DB>(
         positions.set(e.subject, pos);
         continue;
       }
-      if (opts.skip?.(e)) {
+      if (opts.skip?.(e) || isErased(e, erased)) {
         moved.push(e);
       } else {
         await projection.apply(trx, e);
@@ -101,6 +108,32 @@ export async function applyEvents<DB>(
   });
 }
 
+/**
+ * Of the users of these events, those erased, with the key generation
+ * destroyed (events on global subjects, such as the erasures themselves, name
+ * a user without belonging to them).
+ */
+export async function erasedGenerations(db: AnyDb, events: readonly StoredEvent[]): Promise<Map<string, number>> {
+  const users = [...new Set(events.filter(onUserSubject).map((e) => e.userId))];
+  if (users.length === 0) return new Map();
+  const rows = await runtimeDb(db).selectFrom('erased_users').select(['user_id', 'key_generation']).where('user_id', 'in', users).execute();
+  return new Map(rows.map((r) => [r.user_id, r.key_generation]));
+}
+
+function onUserSubject(e: StoredEvent): boolean {
+  return e.userId !== '' && e.subject.endsWith(`.${e.userId}`);
+}
+
+/**
+ * An event nobody may apply any more: its payload is gone (key destroyed), or
+ * it was sealed with a generation the service already erased (a process that
+ * still had the key cached opened it after the erasure was applied).
+ */
+export function isErased(e: StoredEvent, erased: ReadonlyMap<string, number>): boolean {
+  if (e.erased) return true;
+  const generation = onUserSubject(e) ? erased.get(e.userId) : undefined;
+  return generation !== undefined && e.keyGeneration <= generation;
+}
 
 /** The checkpoint of a projection on one stream (0 when none). */
 export async function checkpointOf(db: AnyDb, projection: string, stream: string): Promise<number> {
@@ -159,7 +192,7 @@ export async function startProjection<DB>(
         quarantine: (q) => recordQuarantine(db as AnyDb, projection.name, q, { checkpoint: true }),
         redrive: (e) =>
           db.transaction().execute(async (trx) => {
-            await projection.apply(trx, e);
+            if (!isErased(e, await erasedGenerations(trx as AnyDb, [e]))) await projection.apply(trx, e);
             await markQuarantineRedriven(trx as AnyDb, projection.name, e);
           }),
       }),

@@ -12,6 +12,8 @@ import { runtimeDb, type AnyDb } from './runtime.js';
 export interface Reactor {
   name: string;
   sources: readonly ServiceName[];
+  /** Only the events of this key's subject in each source. @default every subject */
+  key?: string;
   react(event: StoredEvent): Promise<void>;
 }
 
@@ -21,7 +23,8 @@ export async function reactOnce(anyDb: AnyDb, reactor: Reactor, e: StoredEvent):
   const pos = await positionOf(anyDb, reactor.name, e.subject);
   if (e.seq <= pos) return ACK;
   if (e.prevSeq > pos) return { kind: 'nak', delayMs: GAP_RETRY_MS, reason: `waiting for seq ${e.prevSeq}` };
-  await reactor.react(e);
+  // An erased user's event: nothing to react to, but its place in the chain is taken.
+  if (!e.erased) await reactor.react(e);
   // Compare-and-set: a replica that raced us on the same event wrote the same outputs.
   if (pos === 0) {
     await db
@@ -58,8 +61,9 @@ export async function startReactor(
     running.push(
       await startConsumer(bus, {
         service,
-        purpose: `${reactor.name}-${source}`,
+        purpose: reactor.key === undefined ? `${reactor.name}-${source}` : `${reactor.name}-${source}-${reactor.key}`,
         source,
+        key: reactor.key,
         maxDeliver: opts.maxDeliver ?? 5,
         batchSize: opts.batchSize ?? 20,
         handle: async (events) => {
@@ -77,7 +81,7 @@ export async function startReactor(
         quarantine: (q) => recordQuarantine(db, reactor.name, q, { checkpoint: false }),
         redrive: async (e) => {
           // Its outputs have ids derived from the event: a redrive appends nothing twice.
-          await reactor.react(e);
+          if (!e.erased) await reactor.react(e);
           await markQuarantineRedriven(db, reactor.name, e);
         },
       }),

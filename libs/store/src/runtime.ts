@@ -17,6 +17,7 @@ export interface RuntimeDb {
     quarantined_at: Date;
     redriven_at: Date | null;
   };
+  erased_users: { user_id: string; key_generation: number; erasure_id: string; erased_at: Date };
 }
 
 /**

@@ -3,7 +3,7 @@
 // answered turns the fault is injected; afterwards the invariants are checked.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { appendDecided, Bus, draft } from '@hearth/bus';
+import { appendDecided, Bus, draft, LocalKek } from '@hearth/bus';
 import { Events } from '@hearth/events';
 import { AnswerLog, NoDefiniteAnswerError, RetryingClient, type Seen } from './client.js';
 import { devToken, LoadProgress, onboard, ONBOARDING_ANSWERS, runLoad, sendMessage, type LoadUser, type SentMessage } from './load.js';
@@ -310,6 +310,8 @@ async function poisonTurn(
     name: 'hearth-faults',
     namespace: stack.namespace,
     logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    // The stack runs without HEARTH_KEK: the development KEK of its namespace.
+    encryption: { kek: LocalKek.forDevelopment(stack.namespace) },
   });
   try {
     await appendDecided(bus, 'ingress', victim.userId, () => [

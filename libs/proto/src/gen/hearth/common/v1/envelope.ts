@@ -43,6 +43,18 @@ export interface Envelope {
   prevSubjectSeq: bigint;
   /** The service that appended the event. */
   service: string;
+  /**
+   * Generation of the user's data key that sealed `payload` (AES-256-GCM: a
+   * 12-byte nonce, the ciphertext, a 16-byte tag; the event id as associated
+   * data). 0: the payload is clear (no user, or an event that holds no personal
+   * data, such as UserErased).
+   */
+  keyGeneration: number;
+  /**
+   * True when the user was already erased as the event was appended: the
+   * payload was withheld and is empty.
+   */
+  erased: boolean;
 }
 
 /** DeadLetter keeps an event that a consumer gave up on, with why. */
@@ -74,6 +86,8 @@ function createBaseEnvelope(): Envelope {
     payload: new Uint8Array(0),
     prevSubjectSeq: 0n,
     service: "",
+    keyGeneration: 0,
+    erased: false,
   };
 }
 
@@ -111,6 +125,12 @@ export const Envelope: MessageFns<Envelope> = {
     }
     if (message.service !== "") {
       writer.uint32(82).string(message.service);
+    }
+    if (message.keyGeneration !== 0) {
+      writer.uint32(88).uint32(message.keyGeneration);
+    }
+    if (message.erased !== false) {
+      writer.uint32(96).bool(message.erased);
     }
     return writer;
   },
@@ -208,6 +228,22 @@ export const Envelope: MessageFns<Envelope> = {
             message.service = reader.string();
             continue;
           }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.keyGeneration = reader.uint32();
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.erased = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -260,6 +296,12 @@ export const Envelope: MessageFns<Envelope> = {
         ? BigInt(object.prev_subject_seq)
         : 0n,
       service: isSet(object.service) ? globalThis.String(object.service) : "",
+      keyGeneration: isSet(object.keyGeneration)
+        ? globalThis.Number(object.keyGeneration)
+        : isSet(object.key_generation)
+        ? globalThis.Number(object.key_generation)
+        : 0,
+      erased: isSet(object.erased) ? globalThis.Boolean(object.erased) : false,
     };
   },
 
@@ -295,6 +337,12 @@ export const Envelope: MessageFns<Envelope> = {
     if (message.service !== undefined) {
       obj.service = message.service;
     }
+    if (message.keyGeneration !== undefined) {
+      obj.keyGeneration = Math.round(message.keyGeneration);
+    }
+    if (message.erased !== undefined) {
+      obj.erased = message.erased;
+    }
     return obj;
   },
 
@@ -315,6 +363,8 @@ export const Envelope: MessageFns<Envelope> = {
       ? BigInt(object.prevSubjectSeq)
       : 0n;
     message.service = object.service ?? "";
+    message.keyGeneration = object.keyGeneration ?? 0;
+    message.erased = object.erased ?? false;
     return message;
   },
 };

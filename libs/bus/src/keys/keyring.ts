@@ -1,0 +1,258 @@
+import { jetstreamManager, StorageType } from '@nats-io/jetstream';
+import { Kvm, KvWatchInclude, type KV } from '@nats-io/kv';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { KeyEncryptionKey } from './kek.js';
+import { newDataKey, openBytes, sealBytes } from './seal.js';
+
+/** What the key store holds for one user: the current data key, wrapped, or the fact that it was destroyed. */
+interface KeyRecord {
+  /** Generation of the current key: 1 for a user's first, one more after each erasure and new start. */
+  g: number;
+  s: 'active' | 'erased';
+  /** The data key wrapped by the KEK (base64), while active. */
+  w?: string;
+  /** Id of the KEK that wrapped it. */
+  k?: string;
+  /** When this state began (wall time: bookkeeping, not a domain fact). */
+  at: string;
+}
+
+interface Cached {
+  record: KeyRecord | null;
+  revision: number;
+  key?: Uint8Array;
+  expiresAt: number;
+}
+
+/** How an event's payload was sealed for its envelope. */
+export interface Sealed {
+  payload: Uint8Array;
+  /** 0: clear. */
+  keyGeneration: number;
+  /** The user was erased: the payload was withheld. */
+  erased: boolean;
+}
+
+export interface KeyringOptions {
+  /** How long a process keeps a user's key state in memory. @default 60_000 */
+  cacheTtlMs?: number;
+  /** Users kept in memory at most. @default 10_000 */
+  cacheSize?: number;
+  /** Stream replicas of the key bucket. @default 1 */
+  replicas?: number;
+  logger: { warn(obj: object, msg?: string): void; info(obj: object, msg?: string): void };
+}
+
+export class KeyringError extends Error {
+  override readonly name = 'KeyringError';
+}
+
+export function keyBucketName(namespace: string): string {
+  return `${namespace}_datakeys`;
+}
+
+/** KV keys allow `[-/_=.A-Za-z0-9]`: a user id in base64url fits, whatever it holds. */
+function slot(userId: string): string {
+  return Buffer.from(userId, 'utf8').toString('base64url');
+}
+
+function context(userId: string, generation: number): string {
+  return `hearth-data-key:${userId}:${generation}`;
+}
+
+/** The event id binds a sealed payload to its envelope. */
+export function payloadAssociatedData(eventId: string): string {
+  return `hearth-event:${eventId}`;
+}
+
+/**
+ * Per-user data keys for crypto-shredding (ARCHITECTURE.md "Personal data,
+ * export and erasure"). Keys live wrapped by the KEK in a NATS KV bucket every
+ * service reaches, so any service can open any event it consumes; a process
+ * caches them briefly and drops a user's entry as soon as the bucket changes
+ * (a watch), so an erasure is seen everywhere within milliseconds.
+ *
+ * The bucket keeps two revisions per user: when an erasure replaces an active
+ * record, the previous revision (the wrapped key) is then deleted with the
+ * server's secure erase, which overwrites it on disk, instead of lingering in
+ * the stream's blocks.
+ */
+export class Keyring {
+  readonly #cache = new Map<string, Cached>();
+  readonly #creating = new Map<string, Promise<Cached>>();
+  #watch?: { stop(): void };
+
+  private constructor(
+    private readonly kv: KV,
+    private readonly kek: KeyEncryptionKey,
+    private readonly stream: string,
+    private readonly nc: NatsConnection,
+    private readonly opts: KeyringOptions,
+  ) {}
+
+  static async open(nc: NatsConnection, namespace: string, kek: KeyEncryptionKey, opts: KeyringOptions): Promise<Keyring> {
+    const kvm = new Kvm(nc);
+    const name = keyBucketName(namespace);
+    let kv: KV;
+    try {
+      kv = await kvm.create(name, {
+        history: 2,
+        storage: StorageType.File,
+        replicas: opts.replicas ?? 1,
+        description: 'Hearth per-user data keys, wrapped by the KEK',
+      });
+    } catch {
+      // Created by another process already (or with other settings): use it as it is.
+      kv = await kvm.open(name);
+    }
+    const ring = new Keyring(kv, kek, `KV_${name}`, nc, opts);
+    await ring.watchChanges();
+    return ring;
+  }
+
+  /** Stops the watch. */
+  close(): void {
+    this.#watch?.stop();
+    this.#cache.clear();
+  }
+
+  /** The KEK in use (its id only is ever shown). */
+  get kekId(): string {
+    return this.kek.id;
+  }
+
+  private async watchChanges(): Promise<void> {
+    const w = await this.kv.watch({ include: KvWatchInclude.UpdatesOnly });
+    this.#watch = w;
+    void (async () => {
+      for await (const e of w) this.#cache.delete(Buffer.from(e.key, 'base64url').toString('utf8'));
+    })().catch((err: unknown) => this.opts.logger.warn({ err: String(err) }, 'data key watch ended; keys expire from the cache by age only'));
+  }
+
+  /**
+   * Seals a payload about a user for the log. The first event about a user
+   * creates their key; `opens` (a new start after an erasure, POST /v1/me)
+   * creates the next generation. Anything else appended about an erased user
+   * is withheld: its payload is dropped, so nothing outlives the erasure.
+   */
+  async seal(userId: string, eventId: string, payload: Uint8Array, opts: { opens?: boolean } = {}): Promise<Sealed> {
+    let c = await this.entry(userId);
+    if (!c.record || (opts.opens && c.record.s === 'erased')) c = await this.createNext(userId, c);
+    if (c.record?.s !== 'active' || !c.key) return { payload: new Uint8Array(0), keyGeneration: c.record?.g ?? 0, erased: true };
+    return { payload: sealBytes(c.key, payload, payloadAssociatedData(eventId)), keyGeneration: c.record.g, erased: false };
+  }
+
+  /**
+   * Opens a sealed payload, or null when its key was destroyed (the user was
+   * erased, or erased and started anew). A payload that fails to open under a
+   * live key is corrupt or tampered with: that throws.
+   */
+  async open(userId: string, generation: number, eventId: string, sealed: Uint8Array): Promise<Uint8Array | null> {
+    let c = await this.entry(userId);
+    // A generation newer than the cached one: a new start this process has not seen yet.
+    if (c.record && generation > c.record.g) c = await this.entry(userId, true);
+    if (!c.record || c.record.s !== 'active' || c.record.g !== generation || !c.key) return null;
+    return openBytes(c.key, sealed, payloadAssociatedData(eventId));
+  }
+
+  /**
+   * Destroys the user's data key: every payload sealed with it becomes
+   * unreadable, in every stream and dead letter. Returns the generation
+   * destroyed. Idempotent.
+   */
+  async destroy(userId: string): Promise<{ generation: number; already: boolean }> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const c = await this.entry(userId, true);
+      if (c.record?.s === 'erased') return { generation: c.record.g, already: true };
+      const record: KeyRecord = { g: c.record?.g ?? 0, s: 'erased', at: new Date().toISOString() };
+      try {
+        if (c.record) await this.kv.update(slot(userId), JSON.stringify(record), c.revision);
+        else await this.kv.create(slot(userId), JSON.stringify(record));
+      } catch (err) {
+        if (isCasConflict(err)) continue; // someone else wrote the slot: read it again
+        throw err;
+      }
+      this.#cache.delete(userId);
+      // The replaced revision held the wrapped key: overwrite it on disk.
+      if (c.record) await this.secureErase(c.revision);
+      return { generation: record.g, already: false };
+    }
+    throw new KeyringError(`could not destroy the data key of ${userId}: the slot kept changing`);
+  }
+
+  /** The user's current key state: generation and whether it is destroyed (null: no key yet). */
+  async state(userId: string): Promise<{ generation: number; erased: boolean } | null> {
+    const c = await this.entry(userId, true);
+    return c.record ? { generation: c.record.g, erased: c.record.s === 'erased' } : null;
+  }
+
+  private async secureErase(revision: number): Promise<void> {
+    try {
+      const jsm = await jetstreamManager(this.nc);
+      await jsm.streams.deleteMessage(this.stream, revision, true);
+    } catch (err) {
+      // Already gone (the history limit dropped it): nothing left to overwrite.
+      this.opts.logger.warn({ err: String(err), revision }, 'secure erase of a replaced data key found nothing to erase');
+    }
+  }
+
+  private async entry(userId: string, fresh = false): Promise<Cached> {
+    const now = Date.now();
+    const hit = this.#cache.get(userId);
+    if (!fresh && hit && hit.expiresAt > now) return hit;
+    const e = await this.kv.get(slot(userId));
+    let record: KeyRecord | null = null;
+    if (e && e.operation === 'PUT' && e.value.length > 0) record = JSON.parse(e.string()) as KeyRecord;
+    const c: Cached = { record, revision: e?.revision ?? 0, expiresAt: now + (this.opts.cacheTtlMs ?? 60_000) };
+    if (record?.s === 'active' && record.w) {
+      c.key = await this.kek.unwrap(Buffer.from(record.w, 'base64'), context(userId, record.g));
+    }
+    this.remember(userId, c);
+    return c;
+  }
+
+  private remember(userId: string, c: Cached): void {
+    this.#cache.delete(userId);
+    this.#cache.set(userId, c);
+    const max = this.opts.cacheSize ?? 10_000;
+    // Oldest first: a Map iterates in insertion order.
+    while (this.#cache.size > max) this.#cache.delete(this.#cache.keys().next().value!);
+  }
+
+  /** Creates the user's first key, or the next one after an erasure; concurrent callers share one try. */
+  private async createNext(userId: string, seen: Cached): Promise<Cached> {
+    const pending = this.#creating.get(userId);
+    if (pending) return pending;
+    const p = (async () => {
+      const generation = (seen.record?.g ?? 0) + 1;
+      const key = newDataKey();
+      const record: KeyRecord = {
+        g: generation,
+        s: 'active',
+        w: Buffer.from(await this.kek.wrap(key, context(userId, generation))).toString('base64'),
+        k: this.kek.id,
+        at: new Date().toISOString(),
+      };
+      try {
+        if (seen.record) await this.kv.update(slot(userId), JSON.stringify(record), seen.revision);
+        else await this.kv.create(slot(userId), JSON.stringify(record));
+        this.opts.logger.info({ user_id: userId, key_generation: generation, kek: this.kek.id }, 'data key created');
+      } catch (err) {
+        if (!isCasConflict(err)) throw err;
+        // Another process created it first: use theirs.
+      }
+      return this.entry(userId, true);
+    })();
+    this.#creating.set(userId, p);
+    try {
+      return await p;
+    } finally {
+      this.#creating.delete(userId);
+    }
+  }
+}
+
+function isCasConflict(err: unknown): boolean {
+  const msg = err instanceof Error ? err.message : String(err);
+  return /wrong last sequence|key exists|10071/i.test(msg);
+}
