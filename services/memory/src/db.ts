@@ -5,6 +5,7 @@ export interface MemoriesTable {
   ai_friend_id: string;
   type: string;
   memory_key: string;
+  /** "" once INVALID: a memory the user deleted keeps no value (nor embedding). */
   memory_value: string;
   confidence: number;
   /** ACTIVE | SUPERSEDED | INVALID */

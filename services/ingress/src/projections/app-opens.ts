@@ -22,4 +22,7 @@ export const appOpensProjection: Projection<IngressDb> = {
       .onConflict((oc) => oc.columns(['user_id', 'app_open_id']).doNothing())
       .execute();
   },
+  async erase(trx, userId) {
+    await trx.deleteFrom('app_opens').where('user_id', '=', userId).execute();
+  },
 };

@@ -28,4 +28,9 @@ export const personasProjection: Projection<IngressDb> = {
       .onConflict((oc) => oc.column('user_id').doNothing())
       .execute();
   },
+  // Only the user's own row: replay passes over the user's PersonaAssigned on the
+  // shared log and applies everyone else's as before.
+  async erase(trx, userId) {
+    await trx.deleteFrom('personas').where('user_id', '=', userId).execute();
+  },
 };

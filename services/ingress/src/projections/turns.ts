@@ -72,4 +72,8 @@ export const turnsProjection: Projection<IngressDb> = {
         return;
     }
   },
+  // Both sides of every turn, proactive messages included: each row carries the user's id.
+  async erase(trx, userId) {
+    await trx.deleteFrom('turns').where('user_id', '=', userId).execute();
+  },
 };

@@ -71,4 +71,7 @@ export const usersProjection: Projection<IngressDb> = {
         return;
     }
   },
+  async erase(trx, userId) {
+    await trx.deleteFrom('users').where('user_id', '=', userId).execute();
+  },
 };

@@ -6,8 +6,10 @@ import type { VectorIndex } from '../vector/port.js';
 /**
  * Keeps an external vector index (Qdrant) in step with the memory events, per
  * user in order and at least once: a recorded memory's point (ACTIVE), the one
- * it supersedes (SUPERSEDED), invalidated ones (INVALID). Every write is an
- * idempotent upsert, so a redelivery changes nothing. Vectors come from the
+ * it supersedes (SUPERSEDED), invalidated ones (INVALID: deleted, their values
+ * are gone). Every write is idempotent, so a redelivery changes nothing. An
+ * erased user's events never get here (the reactor runner passes over them),
+ * and the service's onUserErased deleted the user's points. Vectors come from the
  * events (never recomputed). The embedded index needs none of this.
  */
 export function createIndexSyncReactor(index: VectorIndex): Reactor {

@@ -327,6 +327,37 @@ describe('memory write-back (turn-pipeline §12) and retrieval (§13)', () => {
     expect(await m.search(user, 'jazz music')).toEqual([]);
   });
 
+  it('keeps no value of a memory forgotten by "forget that" or over InvalidateMemory; a superseded one keeps its value', async () => {
+    // given: a superseded city, the current one surfaced by a reply, and a preference
+    const user = m.newUser();
+    await m.turn(user, 'I live in Seoul');
+    await m.turn(user, 'I live in Busan');
+    await m.turn(user, 'I love jazz music');
+    const found = await m.find(user);
+    const busan = found.find((s) => s.memoryValue === 'busan')!;
+    const jazz = found.find((s) => s.memoryKey.startsWith('pref:'))!;
+    await m.turn(user, 'So you live in Busan now?', { surfaced: [busan.memoryId] });
+
+    // when
+    await m.turn(user, 'Forget that');
+    const deleted = await m.queries.invalidate(user.userId, jazz.memoryId);
+
+    // then: key, status and ids stay; the values the user took back are gone from every answer
+    expect(deleted).toMatchObject({ memoryId: jazz.memoryId, memoryKey: jazz.memoryKey, status: 'INVALID', memoryValue: '' });
+    const all = await m.queries.list(user.userId, true);
+    expect(all.map((r) => [r.memoryKey, r.memoryValue, r.status]).sort()).toEqual([
+      ['fact:current_city', '', 'INVALID'],
+      ['fact:current_city', 'seoul', 'SUPERSEDED'],
+      [jazz.memoryKey, '', 'INVALID'],
+    ]);
+    expect(all.find((r) => r.memoryId === busan.memoryId)!.sourceMessageIds).toHaveLength(1);
+    const rows = await m.db.selectFrom('memories').select(['memory_value', 'embedding']).where('memory_id', 'in', [busan.memoryId, jazz.memoryId]).execute();
+    expect(rows).toEqual([
+      { memory_value: '', embedding: [] },
+      { memory_value: '', embedding: [] },
+    ]);
+  });
+
   it('rejects a request with a user_id that is not a uuid, and changes nothing', async () => {
     await expect(m.bus.query('memory', FIND_MEMORIES, memory.FindMemoriesRequest.encode(memory.FindMemoriesRequest.fromPartial({ userId: 'x', readPolicy: 'FULL', limit: 3 })).finish())).rejects.toThrow(
       /user_id must be a uuid/,

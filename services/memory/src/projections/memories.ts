@@ -10,7 +10,9 @@ const json = (v: readonly string[]) => JSON.stringify(v) as unknown as string[];
 /**
  * The memory service's read model, folded from its own events only: records
  * with their status history, suppressed keys, and each turn's write-back. The
- * embedded vector index and every query read it.
+ * embedded vector index and every query read it. An INVALID record (the user
+ * deleted it, or a correction did) keeps its key, status, ids and times but no
+ * longer its value or embedding; a SUPERSEDED one keeps both.
  */
 export const memoriesProjection: Projection<MemoryDb> = {
   name: 'memories',
@@ -21,6 +23,11 @@ export const memoriesProjection: Projection<MemoryDb> = {
     else if (e.type === Events.MemoryConfirmed.name) await applyConfirmed(trx, e);
     else if (e.type === Events.MemoriesInvalidated.name) await applyInvalidated(trx, e);
     else if (e.type === Events.TurnMemoryWritten.name) await applyTurn(trx, e);
+  },
+  async erase(trx, userId) {
+    await trx.deleteFrom('memories').where('user_id', '=', userId).execute();
+    await trx.deleteFrom('suppressed_keys').where('user_id', '=', userId).execute();
+    await trx.deleteFrom('memory_turns').where('user_id', '=', userId).execute();
   },
 };
 
@@ -82,7 +89,9 @@ async function applyInvalidated(trx: Transaction<MemoryDb>, e: StoredEvent): Pro
   if (p.memoryIds.length > 0) {
     await trx
       .updateTable('memories')
-      .set({ status: 'INVALID', status_reason: p.reason, updated_at: e.occurredAt, updated_seq: e.seq })
+      // The user asked for it gone: the value, and the embedding made from it, go with
+      // the status. Replay records and then empties it the same way.
+      .set({ status: 'INVALID', status_reason: p.reason, memory_value: '', embedding: [], updated_at: e.occurredAt, updated_seq: e.seq })
       .where('memory_id', 'in', p.memoryIds)
       .where('user_id', '=', e.userId)
       .execute();

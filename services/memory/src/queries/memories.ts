@@ -176,7 +176,10 @@ export function createSearchMemoriesQuery(deps: QueryDeps) {
   };
 }
 
-/** ListMemories (GET /v1/me/memories): ACTIVE, or every record with `all`, newest first. */
+/**
+ * ListMemories (GET /v1/me/memories): ACTIVE, or every record with `all`, newest
+ * first; an INVALID one comes without its value ("": the projection keeps none).
+ */
 export function createListMemoriesQuery(deps: QueryDeps) {
   return async (bytes: Uint8Array): Promise<Uint8Array> => {
     const req = decodeWith(memory.ListMemoriesRequest.decode, bytes, 'ListMemoriesRequest');

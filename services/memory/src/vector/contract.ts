@@ -12,11 +12,14 @@ import type { VectorHit, VectorIndex, VectorPoint, VectorQuery } from './port.js
  * ACTIVE and then gives the memories named in `statuses` that status (points
  * seeded earlier may be named too); once it resolves, searches see the change.
  * Qdrant seeds through `index.upsert` and `index.setStatus`; the embedded index
- * through the memory projection it reads. `cleanup` runs after every test.
+ * through the memory projection it reads. `eraseRows(userId)` does what an
+ * erasure does before it calls `eraseUser`: the embedded index's projection
+ * rows of the user go (Qdrant: nothing). `cleanup` runs after every test.
  */
 export interface ContractFixture {
   index: VectorIndex;
   seed(points: VectorPoint[], statuses?: Record<string, 'SUPERSEDED' | 'INVALID'>): Promise<void>;
+  eraseRows(userId: string): Promise<void>;
   cleanup(): Promise<void>;
 }
 
@@ -207,6 +210,23 @@ export function vectorIndexContract(name: string, make: () => Promise<ContractFi
       // then
       expect(ids(await index().search(w.query({ topK: 50 })))).toEqual(ids(before));
       expect(before).toHaveLength(5);
+    });
+
+    it('forgets every vector of an erased user and no one else\'s, and erasing again changes nothing', async () => {
+      // given: my points found (an in-process index holds them now)
+      await seed(w.all, w.statuses);
+      expect(await index().search(w.query())).toHaveLength(4);
+
+      // when
+      await made().eraseRows(w.me);
+      await index().eraseUser(w.me);
+      await index().eraseUser(w.me);
+
+      // then
+      expect(await index().search(w.query({ topK: 50 }))).toEqual([]);
+      expect(await index().search(w.query({ aiFriendId: w.otherFriend }))).toEqual([]);
+      expect(ids(await index().search(w.query({ userId: w.otherUser })))).toEqual([w.others.otherUsers.memoryId]);
+      await expect(index().eraseUser(randomUUID())).resolves.toBeUndefined();
     });
 
     it('takes empty writes as no-ops', async () => {

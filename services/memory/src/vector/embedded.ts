@@ -67,8 +67,11 @@ export function createEmbeddedIndex(db: Kysely<MemoryDb>, opts: EmbeddedIndexOpt
    */
   async function load(userId: string): Promise<Entry> {
     const position = await positionOf(db, opts.projection, opts.subjectOf(userId));
-    const cached = cache.get(userId);
+    let cached = cache.get(userId);
     if (cached && cached.position === position) return touch(userId, cached);
+    // A position behind the cached one means the rows were rebuilt or erased
+    // (deleted rows leave no trace to catch up on): load afresh.
+    if (cached && position < cached.position) cached = undefined;
     let q = db
       .selectFrom('memories')
       .select(['memory_id', 'ai_friend_id', 'memory_key', 'embedding_model', 'embedding', 'status'])
@@ -115,6 +118,11 @@ export function createEmbeddedIndex(db: Kysely<MemoryDb>, opts: EmbeddedIndexOpt
     // The projection is the source of truth here; events reach it, not the index.
     upsert: () => Promise.resolve(),
     setStatus: () => Promise.resolve(),
+    // The rows are deleted by the projection's erase; only this process's copy is left.
+    eraseUser(userId: string) {
+      cache.delete(userId);
+      return Promise.resolve();
+    },
     close() {
       cache.clear();
       return Promise.resolve();

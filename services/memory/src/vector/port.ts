@@ -39,10 +39,17 @@ export interface VectorIndex {
   search(query: VectorQuery): Promise<VectorHit[]>;
   /**
    * Keeps an external index in step with the memory events: a new ACTIVE point,
-   * and status changes (SUPERSEDED, INVALID). The embedded index reads the
-   * projection instead and ignores these.
+   * and status changes (SUPERSEDED; INVALID deletes the point, as the user took
+   * its value back). The embedded index reads the projection instead and
+   * ignores these.
    */
   upsert(points: readonly VectorPoint[]): Promise<void>;
   setStatus(memoryIds: readonly string[], status: 'ACTIVE' | 'SUPERSEDED' | 'INVALID'): Promise<void>;
+  /**
+   * Erasure: forgets every vector of the user (Qdrant: deletes the points; the
+   * embedded index: drops what it holds in memory, its rows being gone already).
+   * Idempotent.
+   */
+  eraseUser(userId: string): Promise<void>;
   close(): Promise<void>;
 }

@@ -57,6 +57,8 @@ maybe('Qdrant vector index', () => {
           await index.setStatus(ids, status);
         }
       },
+      // The points are Qdrant's own: nothing outside the index to remove first.
+      eraseRows: () => Promise.resolve(),
       async cleanup() {
         await index.close();
         await drop(collection);
@@ -130,6 +132,26 @@ maybe('Qdrant vector index', () => {
       expect(hits.map((h) => h.memoryId)).toEqual([fitting.memoryId]);
       const warnings = lines.map((l) => JSON.parse(l) as { level: string; model?: string }).filter((l) => l.level === 'warn');
       expect(warnings.map((w) => w.model)).toEqual([CONTRACT_MODEL, 'other-model']);
+      await drop(collection);
+    });
+
+    it('deletes the points of INVALID memories: no vector of a value the user deleted stays', async () => {
+      // given
+      const collection = freshCollection();
+      const index = indexFor(collection);
+      await index.start();
+      const base = { userId: randomUUID(), aiFriendId: randomUUID(), memoryKey: 'fact:occupation', model: CONTRACT_MODEL };
+      const kept = { ...base, memoryId: randomUUID(), vector: [1, 0, 0, 0] };
+      const forgotten = { ...base, memoryId: randomUUID(), vector: [0, 1, 0, 0] };
+      await index.upsert([kept, forgotten]);
+
+      // when
+      await index.setStatus([forgotten.memoryId], 'INVALID');
+      await index.setStatus([kept.memoryId], 'SUPERSEDED');
+
+      // then
+      const left = await admin.retrieve(collection, { ids: [kept.memoryId, forgotten.memoryId], with_vector: true });
+      expect(left.map((p) => String(p.id))).toEqual([kept.memoryId]);
       await drop(collection);
     });
 

@@ -126,9 +126,17 @@ export function createQdrantIndex(opts: QdrantIndexOptions): VectorIndex {
       if (memoryIds.length === 0) return;
       // By a has_id filter rather than a list of points: a memory whose vector never
       // reached the index (skipped, or older than it) is no error, just nothing to do.
-      await call('setPayload', () =>
-        client.setPayload(collection, { payload: { status }, filter: { must: [{ has_id: [...memoryIds] }] }, wait: true }),
-      );
+      const filter = { must: [{ has_id: [...memoryIds] }] };
+      if (status === 'INVALID') {
+        // The user deleted these memories: the vectors made from their values go too.
+        await call('delete', () => client.delete(collection, { filter, wait: true }));
+        return;
+      }
+      await call('setPayload', () => client.setPayload(collection, { payload: { status }, filter, wait: true }));
+    },
+
+    async eraseUser(userId: string) {
+      await call('delete', () => client.delete(collection, { filter: { must: [{ key: 'user_id', match: { value: userId } }] }, wait: true }));
     },
 
     async search(q: VectorQuery): Promise<VectorHit[]> {

@@ -34,5 +34,16 @@ export const personasProjection: Projection<OrchestratorDb> = {
       .onConflict((oc) => oc.column('user_id').doNothing())
       .execute();
   },
+  /**
+   * The user's own row only. The anti-cloning window (§3.4.1) is counted from
+   * these rows, so after erasure it no longer counts this assignment — as
+   * replay, which passes over the unreadable PersonaAssigned, never did. The
+   * window_total/window_combo_count of other users' rows stay: they are numbers
+   * recorded in those users' own events (no data of this user), and replay
+   * copies the same numbers back.
+   */
+  async erase(trx, userId) {
+    await trx.deleteFrom('personas').where('user_id', '=', userId).execute();
+  },
 };
 

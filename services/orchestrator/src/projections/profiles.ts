@@ -63,4 +63,7 @@ export const profilesProjection: Projection<OrchestratorDb> = {
         return;
     }
   },
+  async erase(trx, userId) {
+    await trx.deleteFrom('profiles').where('user_id', '=', userId).execute();
+  },
 };

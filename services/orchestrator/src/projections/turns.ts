@@ -19,6 +19,10 @@ export const turnsProjection: Projection<OrchestratorDb> = {
     if (e.type === Events.TurnCompleted.name) await applyReply(trx, e);
     else if (e.type === Events.RelationshipUpdated.name) await applyRelationship(trx, e);
   },
+  async erase(trx, userId) {
+    await trx.deleteFrom('dialogue').where('user_id', '=', userId).execute();
+    await trx.deleteFrom('relationships').where('user_id', '=', userId).execute();
+  },
 };
 
 async function applyReply(trx: Transaction<OrchestratorDb>, e: StoredEvent): Promise<void> {

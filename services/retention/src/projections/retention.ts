@@ -66,6 +66,14 @@ export const retentionProjection: Projection<RetentionDb> = {
         return;
     }
   },
+  async erase(trx, userId) {
+    await trx.deleteFrom('retentions').where('user_id', '=', userId).execute();
+    await trx.deleteFrom('users').where('user_id', '=', userId).execute();
+    // Not a projection table, but written from the user's OnboardingAnswered: with
+    // it gone the scheduler never leases the user again (a lease in flight only
+    // updates a row, so it cannot bring it back).
+    await trx.deleteFrom('schedule').where('user_id', '=', userId).execute();
+  },
 };
 
 async function applyOnboarding(trx: Trx, e: StoredEvent): Promise<void> {
