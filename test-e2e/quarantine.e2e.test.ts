@@ -99,7 +99,8 @@ describe('a poison event (NUL in a TurnReceived, appended behind the edge)', () 
     });
 
     // The operator's script sees the same, and its redrive reports the same failure.
-    const env = { ...process.env, NODE_OPTIONS: '', HEARTH_NAMESPACE: hearth.namespace, NATS_URL: await natsUrl() };
+    // HEARTH_ENV test: the script opens payloads with the development KEK of the namespace, as Hearth does here.
+    const env = { ...process.env, NODE_OPTIONS: '', HEARTH_ENV: 'test', HEARTH_NAMESPACE: hearth.namespace, NATS_URL: await natsUrl() };
     const cwd = resolve(import.meta.dirname, '..');
     const run = promisify(execFile);
     const list = await run('node', ['--import', 'tsx', 'scripts/dlq.ts', 'list', '--json'], { cwd, env });

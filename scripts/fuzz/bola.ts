@@ -109,7 +109,8 @@ export type Snapshot = Record<string, string>;
 
 /**
  * The victim's profile, controls, memories (every status), every conversation and
- * its timeline (retention's own time-driven events left out: the clock moves).
+ * its timeline (retention's own time-driven events left out: the clock moves; and
+ * the admin reads of it, which each snapshot adds to).
  */
 export async function snapshot(base: string, victim: FuzzUser, admin: FuzzUser): Promise<Snapshot> {
   const get = async (path: string, token: string): Promise<string> => {
@@ -124,7 +125,9 @@ export async function snapshot(base: string, victim: FuzzUser, admin: FuzzUser):
   for (const c of victim.conversations) out[`conversation ${c}`] = await get(`/v1/conversations/${c}/messages?limit=200`, victim.token);
   const t = await send(base, { method: 'GET', path: `/v1/admin/users/${victim.id}/timeline`, headers: bearer(admin.token) });
   const events = (t.json as { events?: { type: string; event_id: string; service: string }[] } | undefined)?.events;
-  out.timeline = events ? events.filter((e) => e.service !== 'retention').map((e) => `${e.type} ${e.event_id}`).join('\n') : `${t.status} ${t.text}`;
+  // The admin's own reads are recorded on the victim (AdminAccessed): this snapshot adds one each time.
+  const moved = (e: { type: string; service: string }) => e.service === 'retention' || e.type === 'hearth.ingress.v1.AdminAccessed';
+  out.timeline = events ? events.filter((e) => !moved(e)).map((e) => `${e.type} ${e.event_id}`).join('\n') : `${t.status} ${t.text}`;
   return out;
 }
 

@@ -1,6 +1,7 @@
 // The Hearths a fuzz run talks to, started as the e2e tests start them
 // (scripts/start on Postgres, a fresh namespace each): one in test mode with dev
 // tokens, and one in production mode trusting a local JWKS, with rate limits on.
+import { randomBytes } from 'node:crypto';
 import { startHearth, type RunningHearth } from '../../test-e2e/support/process.js';
 import { jwksTarget, makeKeys, startJwksServer, type JwksServer } from './forged.js';
 import type { FuzzOptions, RateLimits } from './engine.js';
@@ -40,6 +41,8 @@ export async function startTargets(opts: { jwks: boolean }): Promise<Targets> {
             database: 'postgres',
             env: {
               HEARTH_ENV: 'production',
+              // Production needs a KEK: a fresh one for this throwaway target.
+              HEARTH_KEK: randomBytes(32).toString('base64'),
               AUTH_JWKS_URL: server.url,
               AUTH_ISSUER: JWKS_AUTH.issuer,
               AUTH_AUDIENCE: JWKS_AUTH.audience,

@@ -14,6 +14,8 @@ export interface StartOptions {
   database: 'postgres' | 'pglite';
   /** Extra environment for every process. */
   env?: Record<string, string>;
+  /** Keep every line the processes print (a test that reads all logs); else the last 400 chunks. */
+  keepAllOutput?: boolean;
 }
 
 export interface RunningHearth {
@@ -32,12 +34,12 @@ interface Proc {
   out: string[];
 }
 
-function launch(name: string, command: string, args: string[], env: NodeJS.ProcessEnv): Proc {
+function launch(name: string, command: string, args: string[], env: NodeJS.ProcessEnv, keepAll = false): Proc {
   const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: false });
   const out: string[] = [];
   const keep = (b: Buffer) => {
     out.push(b.toString());
-    if (out.length > 400) out.splice(0, out.length - 400);
+    if (!keepAll && out.length > 400) out.splice(0, out.length - 400);
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
@@ -80,12 +82,12 @@ export async function startHearth(opts: StartOptions): Promise<RunningHearth> {
   const readyUrls: string[] = [];
   if (opts.mode === 'all') {
     const port = await freePort();
-    procs.push(launch('hearth', 'bash', ['scripts/start', '--port', String(port)], env));
+    procs.push(launch('hearth', 'bash', ['scripts/start', '--port', String(port)], env, opts.keepAllOutput));
     readyUrls.push(`http://127.0.0.1:${port}`);
   } else {
     for (const s of SERVICE_NAMES) {
       const port = await freePort();
-      procs.push(launch(s, 'node', ['--import', 'tsx', `services/${s}/src/main.ts`], { ...env, PORT: String(port) }));
+      procs.push(launch(s, 'node', ['--import', 'tsx', `services/${s}/src/main.ts`], { ...env, PORT: String(port) }, opts.keepAllOutput));
       readyUrls.push(`http://127.0.0.1:${port}`);
     }
   }

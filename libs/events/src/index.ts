@@ -8,6 +8,7 @@ export const Events = {
   TurnReceived: eventType('hearth.ingress.v1.TurnReceived', ingress.TurnReceived),
   ControlsUpdated: eventType('hearth.ingress.v1.ControlsUpdated', ingress.ControlsUpdated),
   AppOpened: eventType('hearth.ingress.v1.AppOpened', ingress.AppOpened),
+  AdminAccessed: eventType('hearth.ingress.v1.AdminAccessed', ingress.AdminAccessed),
   TurnRouted: eventType('hearth.router.v1.TurnRouted', router.TurnRouted),
   PersonaAssigned: eventType('hearth.orchestrator.v1.PersonaAssigned', orchestrator.PersonaAssigned),
   TurnCompleted: eventType('hearth.orchestrator.v1.TurnCompleted', orchestrator.TurnCompleted),
@@ -46,6 +47,7 @@ export type MemoryConfirmed = memory.MemoryConfirmed;
 export type MemoriesInvalidated = memory.MemoriesInvalidated;
 export type TurnMemoryWritten = memory.TurnMemoryWritten;
 export type AppOpened = ingress.AppOpened;
+export type AdminAccessed = ingress.AdminAccessed;
 export type RetentionDeclined = orchestrator.RetentionDeclined;
 export type RetentionPlanned = retention.RetentionPlanned;
 export type RetentionAcknowledged = retention.RetentionAcknowledged;

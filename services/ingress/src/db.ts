@@ -46,6 +46,21 @@ export interface IngressDb {
   personas: PersonasTable;
   turns: TurnsTable;
   app_opens: AppOpensTable;
+  erasures: ErasuresTable;
+  erasures_applied: ErasuresAppliedTable;
+}
+
+export interface ErasuresTable {
+  erasure_id: string;
+  user_id: string;
+  key_generation: number;
+  requested_at: Date;
+}
+
+export interface ErasuresAppliedTable {
+  erasure_id: string;
+  service: string;
+  applied_at: Date;
 }
 
 export interface AppOpensTable {

@@ -7,6 +7,7 @@ import { migration as m0002 } from '../migrations/2026_11_22_0002_persona_event_
 import { migration as m0003 } from '../migrations/2026_11_23_0003_controls.js';
 import { migration as m0004 } from '../migrations/2026_11_23_0004_notification_idx.js';
 import { migration as m0005 } from '../migrations/2026_11_24_0005_app_opens.js';
+import { migration as m0006 } from '../migrations/2026_11_25_0006_erasures.js';
 import { createIngressApp } from './app/ingress-app.js';
 import { createSuppressTopicsReactor } from './handlers/suppress-topics.js';
 import { TurnWaiters } from './app/waiters.js';
@@ -20,6 +21,7 @@ import { rateLimitProvider } from './http/rate-limit-plugin.js';
 import { INGRESS_APP, INGRESS_AUTH } from './http/tokens.js';
 import { Events } from '@hearth/events';
 import { appOpensProjection } from './projections/app-opens.js';
+import { erasuresProjection } from './projections/erasures.js';
 import { personasProjection } from './projections/personas.js';
 import { turnsProjection } from './projections/turns.js';
 import { usersProjection } from './projections/users.js';
@@ -33,8 +35,9 @@ export const service: ServiceDefinition = {
     '2026_11_23_0003_controls': m0003,
     '2026_11_23_0004_notification_idx': m0004,
     '2026_11_24_0005_app_opens': m0005,
+    '2026_11_25_0006_erasures': m0006,
   },
-  projections: [usersProjection, personasProjection, turnsProjection, appOpensProjection],
+  projections: [usersProjection, personasProjection, turnsProjection, appOpensProjection, erasuresProjection],
   async create(ctx) {
     const cfg = loadIngressConfig(ctx.environment);
     const db = ctx.db as Kysely<IngressDb>;
@@ -117,6 +120,7 @@ export const service: ServiceDefinition = {
           ...(await startProjection(ctx.bus, db, 'ingress', usersProjection)),
           ...(await startProjection(ctx.bus, db, 'ingress', personasProjection)),
           ...(await startProjection(ctx.bus, db, 'ingress', appOpensProjection)),
+          ...(await startProjection(ctx.bus, db, 'ingress', erasuresProjection)),
           ...(await startProjection(ctx.bus, db, 'ingress', turnsProjection, {
             onApplied: (events) => {
               const done = events

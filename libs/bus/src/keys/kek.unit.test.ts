@@ -51,7 +51,7 @@ describe('VaultTransitKek', () => {
     const inner = LocalKek.fromBase64(Buffer.alloc(32, 3).toString('base64'));
     const calls: { url: string; token: string | null; body: Record<string, string> }[] = [];
     const fetchFn = (async (url: string, init: RequestInit) => {
-      const body = JSON.parse(String(init.body)) as Record<string, string>;
+      const body = JSON.parse(init.body as string) as Record<string, string>;
       calls.push({ url, token: new Headers(init.headers).get('X-Vault-Token'), body });
       const ad = Buffer.from(body.associated_data ?? '', 'base64').toString();
       if (url.endsWith('/encrypt/hearth-kek')) {

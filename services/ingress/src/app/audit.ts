@@ -1,4 +1,6 @@
+import type { StoredEvent } from '@hearth/bus';
 import { Events } from '@hearth/events';
+import { eventCodecs, isEventTypeName } from '@hearth/proto';
 
 /** One event about a user as the admin API shows it: the payload is its protobuf JSON. */
 export interface TimelineEvent {
@@ -6,7 +8,10 @@ export interface TimelineEvent {
   event_id: string;
   occurred_at: string;
   service: string;
+  /** null when erased. */
   payload: unknown;
+  /** The user's data key was destroyed (erasure): only the type and the times are left. */
+  erased: boolean;
 }
 
 /** A timeline event with the ids that tie it to its cause and to its turn. */
@@ -49,6 +54,31 @@ export interface TurnTrail {
   writebacks: Writeback[];
   /** Every event of the turn, in order. */
   events: AuditEvent[];
+}
+
+/**
+ * A stored event as the admin API shows it, `service` being the stream it was
+ * read from when the envelope does not say. An erased event (its user's data
+ * key was destroyed) keeps its type, ids and times; its payload is never decoded.
+ */
+export function auditEventOf(e: StoredEvent, service: string): AuditEvent {
+  return {
+    type: e.type,
+    event_id: e.id,
+    occurred_at: e.occurredAt.toISOString(),
+    service: e.service || service,
+    causation_id: e.causationId,
+    correlation_id: e.correlationId,
+    payload: e.erased ? null : payloadJson(e),
+    erased: e.erased,
+  };
+}
+
+/** The payload as protobuf JSON; an unknown type's bytes as base64. */
+function payloadJson(e: StoredEvent): unknown {
+  if (!isEventTypeName(e.type)) return { undecoded: Buffer.from(e.payload).toString('base64') };
+  const codec = eventCodecs[e.type] as { decode(b: Uint8Array): unknown; toJSON(m: unknown): unknown };
+  return codec.toJSON(codec.decode(e.payload));
 }
 
 /** The outcome a ChatRefused (a user-state gate, §6.1.1, §4.1.2) reads as. */

@@ -1,5 +1,7 @@
 import { Events } from '@hearth/events';
-import { belongsToTurn, buildTurnTrail, REFUSED_OUTCOME, type AuditEvent } from './audit.js';
+import type { StoredEvent } from '@hearth/bus';
+import { ingress } from '@hearth/proto';
+import { auditEventOf, belongsToTurn, buildTurnTrail, REFUSED_OUTCOME, type AuditEvent } from './audit.js';
 
 const MESSAGE = '5d1c3a2e-0b6f-4a59-9c1e-7f2a8d4b6c10';
 const turn = { messageId: MESSAGE, userId: 'u1', conversationId: 'c1' };
@@ -15,6 +17,7 @@ function event(type: string, service: string, payload: unknown, over: Partial<Au
     causation_id: '',
     correlation_id: MESSAGE,
     payload,
+    erased: false,
     ...over,
   };
 }
@@ -100,5 +103,56 @@ describe('buildTurnTrail', () => {
     const trail = buildTurnTrail(turn, [received]);
 
     expect(trail).toMatchObject({ packet: received.payload, routing: null, outcome: null, relationship: null, writebacks: [], events: [received] });
+  });
+});
+
+describe('auditEventOf', () => {
+  const at = new Date('2026-11-22T10:00:00.000Z');
+  function stored(over: Partial<StoredEvent>): StoredEvent {
+    return {
+      id: 'e1',
+      type: Events.TurnReceived.name,
+      userId: 'u1',
+      occurredAt: at,
+      causationId: '',
+      correlationId: MESSAGE,
+      service: 'ingress',
+      payload: Events.TurnReceived.encode(ingress.TurnReceived.fromPartial({ messageId: MESSAGE, text: 'my secret' })),
+      erased: false,
+      ...over,
+    } as StoredEvent;
+  }
+
+  it('shows a readable event with its payload as protobuf JSON, erased false', () => {
+    expect(auditEventOf(stored({}), 'ingress')).toEqual({
+      type: Events.TurnReceived.name,
+      event_id: 'e1',
+      occurred_at: at.toISOString(),
+      service: 'ingress',
+      causation_id: '',
+      correlation_id: MESSAGE,
+      payload: expect.objectContaining({ messageId: MESSAGE, text: 'my secret' }),
+      erased: false,
+    });
+  });
+
+  it('shows an erased event as its type, ids and times only, never decoding the payload', () => {
+    // given: bytes that are no TurnReceived (what is left of an erased payload)
+    const e = stored({ erased: true, payload: new Uint8Array([0xff, 0xff, 0xff]) });
+
+    // when
+    const shown = auditEventOf(e, 'router');
+
+    // then
+    expect(shown).toEqual({
+      type: Events.TurnReceived.name,
+      event_id: 'e1',
+      occurred_at: at.toISOString(),
+      service: 'ingress',
+      causation_id: '',
+      correlation_id: MESSAGE,
+      payload: null,
+      erased: true,
+    });
   });
 });

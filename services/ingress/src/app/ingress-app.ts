@@ -16,13 +16,13 @@ import {
 } from '@hearth/bus';
 import type { Clock } from '@hearth/clock';
 import { deriveId, Events } from '@hearth/events';
-import { eventCodecs, isEventTypeName } from '@hearth/proto';
 import { waitForPosition } from '@hearth/store';
 import { createMemoryQueries } from '@hearth/svc-memory';
 import type { memory } from '@hearth/proto';
 import { getRelationship } from '@hearth/svc-orchestrator';
 import { createRetentionQueries } from '@hearth/svc-retention';
 import type { Logger } from '@hearth/telemetry';
+import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import { INGRESS } from '../config.js';
 import type { IngressDb, TurnsTable } from '../db.js';
@@ -34,7 +34,11 @@ import type { OnboardingAnswersValue } from '../users/answers.js';
 import { applyControlsPatch, controlsToEvent, DEFAULT_CONTROLS, sameControls, type ControlsPatch, type ControlsValue } from '../users/controls.js';
 import { KeyedQueue } from '../users/keyed-queue.js';
 import { decideCreateUser, decideOnboarding, decideTurn, stateAfterTurn, type TurnCommand, type UserSnapshot, type UserState } from '../users/user.js';
-import { belongsToTurn, buildTurnTrail, type AuditEvent, type TimelineEvent, type TurnTrail } from './audit.js';
+import { adminAccessedDraft, ADMIN_RESOURCES, type AdminReader } from './admin-access.js';
+import { auditEventOf, belongsToTurn, buildTurnTrail, type AuditEvent, type TimelineEvent, type TurnTrail } from './audit.js';
+import { adminAccessPages, conversationPages, exportDocument } from './export.js';
+import { jsonChunks } from './json-stream.js';
+import { createErasures } from './erasure.js';
 import { IngressError } from './errors.js';
 import { historyMessages, type HistoryMessage } from './history.js';
 import { relationshipView, type RelationshipView } from './relationship-view.js';
@@ -101,7 +105,8 @@ export interface MemoryView {
   memory_id: string;
   type: string;
   memory_key: string;
-  memory_value: string;
+  /** Null once INVALID: a memory the user deleted keeps no value. */
+  memory_value: string | null;
   confidence: number;
   status: string;
   reliability: number;
@@ -116,7 +121,8 @@ function memoryView(m: memory.MemoryRecord, all: boolean): MemoryView {
     memory_id: m.memoryId,
     type: m.type,
     memory_key: m.memoryKey,
-    memory_value: m.memoryValue,
+    // Memory sends "" for a value that is gone (protobuf has no null string).
+    memory_value: m.memoryValue === '' ? null : m.memoryValue,
     confidence: m.confidence,
     status: m.status,
     reliability: m.reliability,
@@ -199,14 +205,20 @@ export function createIngressApp(deps: IngressDeps) {
     return { id, userId, occurredAt: clock.now(), correlationId };
   }
 
+  const erasures = createErasures({ bus, db, clock, logger: deps.logger });
+
   return {
     profile,
+    eraseMe: erasures.eraseMe,
 
     async createMe(userId: string): Promise<Profile> {
       const results = await appendDecided(bus, 'ingress', userId, async (last) => {
         const d = decideCreateUser(await snapshotAt(userId, last));
         if (d.kind !== 'append') return [];
-        return [draft(Events.UserCreated, { userId }, meta(userId, deriveId('ingress', 'user-created', userId)))];
+        // After an erasure: a new, empty user, under the next data key generation.
+        const erased = await bus.keyring?.state(userId);
+        const id = erased?.erased ? deriveId('ingress', 'user-created', userId, erased.generation) : deriveId('ingress', 'user-created', userId);
+        return [draft(Events.UserCreated, { userId }, { ...meta(userId, id), opensDataKey: true })];
       });
       await afterAppend(userId, results.at(-1)?.seq ?? 0);
       return profile(userId);
@@ -214,7 +226,10 @@ export function createIngressApp(deps: IngressDeps) {
 
     async answerOnboarding(userId: string, answers: OnboardingAnswersValue): Promise<Profile> {
       const results = await appendDecided(bus, 'ingress', userId, async (last) => {
-        const d = decideOnboarding(await snapshotAt(userId, last), answers, deriveId('ingress', 'ai-friend', userId));
+        // A user started anew after an erasure gets a new friend, not the erased one's id.
+        const generation = (await bus.keyring?.state(userId))?.generation ?? 1;
+        const aiFriendId = generation > 1 ? deriveId('ingress', 'ai-friend', userId, generation) : deriveId('ingress', 'ai-friend', userId);
+        const d = decideOnboarding(await snapshotAt(userId, last), answers, aiFriendId);
         if (d.kind === 'reject') throw new IngressError(d.status, d.code, d.message);
         if (d.kind === 'noop') return [];
         const e = d.events[0]!;
@@ -302,7 +317,7 @@ export function createIngressApp(deps: IngressDeps) {
      * Every event about a user across all streams, in order of occurrence, and
      * each quarantine of one of them (type `Quarantined`, at the time it happened).
      */
-    async timeline(userId: string): Promise<TimelineEvent[]> {
+    async timeline(userId: string, reader: AdminReader): Promise<TimelineEvent[]> {
       const events: TimelineEvent[] = (await userEvents(userId)).map(({ causation_id: _c, correlation_id: _r, ...e }) => e);
       const quarantines = (await listDeadLetters(bus)).filter((d) => d.userId === userId);
       for (const d of quarantines) {
@@ -312,14 +327,25 @@ export function createIngressApp(deps: IngressDeps) {
           occurred_at: d.quarantinedAt.toISOString(),
           service: d.service,
           payload: { event_type: d.type, consumer: d.consumer, error: d.error, deliveries: d.deliveries, redriven: d.redriven },
+          erased: false,
         });
       }
+      // Erasures, from the `_erasures` subjects: ids and times, which outlive the user's data.
+      for (const e of await erasures.erasureEvents(userId)) events.push({ ...e, erased: false });
+      // Nothing about an id that was never a user: no trail to start for it.
+      if (events.length > 0) await recordAdminAccess(userId, reader, ADMIN_RESOURCES.timeline);
       return events.sort((a, b) => a.occurred_at.localeCompare(b.occurred_at));
     },
 
-    /** Quarantined events not redriven since, oldest first (API.md admin). */
-    async deadLetters(): Promise<DeadLetterView[]> {
-      return (await listDeadLetters(bus)).filter((d) => !d.redriven).map(deadLetterView);
+    /** Quarantined events not redriven since, oldest first (API.md admin); each user listed gets the read in their trail. */
+    async deadLetters(reader: AdminReader): Promise<DeadLetterView[]> {
+      const entries = (await listDeadLetters(bus)).filter((d) => !d.redriven);
+      // Global aggregates (the persona log) have no user.
+      const users = [...new Set(entries.map((d) => d.userId).filter((u) => u !== ''))];
+      for (let i = 0; i < users.length; i += ACCESS_RECORD_CONCURRENCY) {
+        await Promise.all(users.slice(i, i + ACCESS_RECORD_CONCURRENCY).map((u) => recordAdminAccess(u, reader, ADMIN_RESOURCES.deadLetters)));
+      }
+      return entries.map(deadLetterView);
     },
 
     /** Asks every consumer that quarantined the event to apply it now. */
@@ -447,16 +473,41 @@ export function createIngressApp(deps: IngressDeps) {
     },
 
     /** GET /v1/admin/users/{id}/retention: the retention service's state of the user. */
-    async retention(userId: string): Promise<RetentionView> {
-      const user = await db.selectFrom('users').select('user_id').where('user_id', '=', userId).executeTakeFirst();
-      if (!user) throw new IngressError(404, 'USER_NOT_FOUND', 'no such user');
-      try {
-        return retentionView(userId, await retentionQueries.get(userId));
-      } catch (err) {
-        if (!(err instanceof QueryError)) throw err;
-        deps.logger.warn({ err, userId }, 'GetRetention failed');
-        throw new IngressError(503, 'UNAVAILABLE', 'retention is not available right now; retry shortly');
-      }
+    async retention(userId: string, reader: AdminReader): Promise<RetentionView> {
+      const view = await retentionOf(userId);
+      await recordAdminAccess(userId, reader, ADMIN_RESOURCES.retention);
+      return view;
+    },
+
+    /**
+     * GET /v1/me/export: everything held about the user, as JSON text written as it
+     * is read. The small parts are read first, so a missing user (404) or a service
+     * that is down (503) is an error answer; what fails after the first byte ends
+     * the iteration with the error, and the edge closes the connection.
+     */
+    async exportData(userId: string): Promise<AsyncIterable<string>> {
+      const exportedAt = clock.now();
+      const user = await profile(userId);
+      const [controls, relationship, memoryList, retention] = await Promise.all([
+        this.controls(userId),
+        this.relationship(userId),
+        this.memories(userId, true),
+        retentionOf(userId),
+      ]);
+      const doc = exportDocument(
+        { exported_at: exportedAt.toISOString(), user, controls, relationship, memories: memoryList.memories, retention },
+        conversationPages(db, userId),
+        adminAccessPages(bus, userId),
+      );
+      const logger = deps.logger;
+      return (async function* () {
+        try {
+          yield* jsonChunks(doc);
+        } catch (err) {
+          logger.error({ err, userId }, 'export failed while streaming; the connection is closed');
+          throw err;
+        }
+      })();
     },
 
     /**
@@ -464,7 +515,7 @@ export function createIngressApp(deps: IngressDeps) {
      * proactive message has no user message: its retention_id finds it, and so
      * does the id the history shows for it (its notification id).
      */
-    async turnTrail(messageId: string): Promise<TurnTrail> {
+    async turnTrail(messageId: string, reader: AdminReader): Promise<TurnTrail> {
       const turn =
         (await db.selectFrom('turns').select(['message_id', 'user_id', 'conversation_id']).where('message_id', '=', messageId).executeTakeFirst()) ??
         (await db
@@ -475,25 +526,45 @@ export function createIngressApp(deps: IngressDeps) {
           .executeTakeFirst());
       if (!turn) throw new IngressError(404, 'TURN_NOT_FOUND', 'no turn with this message_id');
       const events = (await userEvents(turn.user_id)).filter((e) => belongsToTurn(e, turn.message_id));
+      await recordAdminAccess(turn.user_id, reader, ADMIN_RESOURCES.turn(turn.message_id));
       return buildTurnTrail({ messageId: turn.message_id, userId: turn.user_id, conversationId: turn.conversation_id }, events);
     },
   };
 
-  /** Every event about a user across all streams, in order of occurrence, payloads as JSON. */
+  async function retentionOf(userId: string): Promise<RetentionView> {
+    const user = await db.selectFrom('users').select('user_id').where('user_id', '=', userId).executeTakeFirst();
+    if (!user) throw new IngressError(404, 'USER_NOT_FOUND', 'no such user');
+    try {
+      return retentionView(userId, await retentionQueries.get(userId));
+    } catch (err) {
+      if (!(err instanceof QueryError)) throw err;
+      deps.logger.warn({ err, userId }, 'GetRetention failed');
+      throw new IngressError(503, 'UNAVAILABLE', 'retention is not available right now; retry shortly');
+    }
+  }
+
+  /**
+   * Appends AdminAccessed to the user's ingress subject (the access trail). The
+   * data is handed out only once the read is recorded: no trail, no answer.
+   */
+  async function recordAdminAccess(userId: string, reader: AdminReader, resource: string): Promise<void> {
+    // One id for the retries of this read, so a retried publish is deduplicated.
+    const id = randomUUID();
+    const at = clock.now();
+    try {
+      await userAppends.run(userId, () => appendDecided(bus, 'ingress', userId, () => [adminAccessedDraft(userId, reader, resource, id, at)]));
+    } catch (err) {
+      if (!(err instanceof BusError)) throw err;
+      deps.logger.warn({ err, userId, route: reader.route }, 'AdminAccessed could not be appended');
+      throw new IngressError(503, 'UNAVAILABLE', 'the access could not be recorded; retry shortly');
+    }
+  }
+
+  /** Every event about a user across all streams, in order of occurrence, payloads as JSON (null once erased). */
   async function userEvents(userId: string): Promise<AuditEvent[]> {
     const events: (AuditEvent & { seq: number; order: number })[] = [];
     const push = (e: StoredEvent, service: ServiceName, order: number) =>
-      events.push({
-        type: e.type,
-        event_id: e.id,
-        occurred_at: e.occurredAt.toISOString(),
-        service: e.service || service,
-        causation_id: e.causationId,
-        correlation_id: e.correlationId,
-        payload: decodePayload(e),
-        seq: e.seq,
-        order,
-      });
+      events.push({ ...auditEventOf(e, service), seq: e.seq, order });
     for (const [order, service] of SERVICE_NAMES.entries()) {
       for await (const e of bus.read(service, { key: userId })) push(e, service, order);
     }
@@ -581,6 +652,9 @@ export function createIngressApp(deps: IngressDeps) {
 
 export type IngressApp = ReturnType<typeof createIngressApp>;
 
+/** How many users' access events a dead-letter listing appends at once. Not a spec number. */
+const ACCESS_RECORD_CONCURRENCY = 16;
+
 function deadLetterView(d: DeadLetterEntry): DeadLetterView {
   return {
     event_id: d.eventId,
@@ -594,8 +668,3 @@ function deadLetterView(d: DeadLetterEntry): DeadLetterView {
   };
 }
 
-function decodePayload(e: StoredEvent): unknown {
-  if (!isEventTypeName(e.type)) return { undecoded: Buffer.from(e.payload).toString('base64') };
-  const codec = eventCodecs[e.type] as { decode(b: Uint8Array): unknown; toJSON(m: unknown): unknown };
-  return codec.toJSON(codec.decode(e.payload));
-}

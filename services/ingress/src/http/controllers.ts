@@ -1,13 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
+import { Readable } from 'node:stream';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, Req, Res, StreamableFile } from '@nestjs/common';
 import { ApiHttpException } from '@hearth/host';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { INGRESS } from '../config.js';
+import type { AdminReader } from '../app/admin-access.js';
 import type { IngressApp } from '../app/ingress-app.js';
 import { onboardingAnswersSchema, optionalTimezone } from '../users/answers.js';
 import { appOpenCommand, appOpenIdOf, appOpenSchema } from '../users/app-open.js';
 import { controlsPatchSchema } from '../users/controls.js';
 import { adminOf, api, principalOf, type IngressAuth } from './auth.js';
+import type { Principal } from '../auth/tokens.js';
 import { DocsController } from './docs.controller.js';
 import { INGRESS_APP, INGRESS_AUTH } from './tokens.js';
 import { checkText, parse } from './validation.js';
@@ -60,6 +63,14 @@ export class MeController {
     return api(() => this.app.profile(userId));
   }
 
+  /** Erasure (API.md): 202 with the erasure, the same one on a repeat. */
+  @Delete('me')
+  @HttpCode(202)
+  async eraseMe(@Req() req: FastifyRequest) {
+    const { userId } = await principalOf(this.auth, req);
+    return api(() => this.app.eraseMe(userId));
+  }
+
   @Get('me/relationship')
   async relationship(@Req() req: FastifyRequest) {
     const { userId } = await principalOf(this.auth, req);
@@ -104,6 +115,22 @@ export class MeController {
     const b = parse(appOpenSchema, body ?? {});
     const cmd = appOpenCommand(appOpenIdOf(userId, b, () => crypto.randomUUID()), b);
     return api(() => this.app.openApp(userId, cmd));
+  }
+
+  /**
+   * Everything held about the caller, written as it is read. Errors before the
+   * first byte are error answers; one after it closes the connection, so a cut
+   * document is never valid JSON.
+   */
+  @Get('me/export')
+  async export(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const { userId } = await principalOf(this.auth, req);
+    const chunks = await api(() => this.app.exportData(userId));
+    reply.header('cache-control', 'no-store');
+    return new StreamableFile(Readable.from(chunks, { objectMode: false }), {
+      type: 'application/json; charset=utf-8',
+      disposition: `attachment; filename="hearth-export-${userId}.json"`,
+    });
   }
 
   @Put('me/onboarding')
@@ -168,31 +195,32 @@ export class AdminController {
     @Inject(INGRESS_AUTH) private readonly auth: IngressAuth,
   ) {}
 
+  // Each read of a user's data below leaves an AdminAccessed in that user's trail.
   @Get('users/:userId/timeline')
   async timeline(@Req() req: FastifyRequest, @Param('userId') userId: string) {
-    await adminOf(this.auth, req);
+    const admin = await adminOf(this.auth, req);
     const id = uuidParam('user_id', userId);
-    return api(async () => ({ events: await this.app.timeline(id) }));
+    return api(async () => ({ events: await this.app.timeline(id, reader(admin, 'GET /v1/admin/users/{user_id}/timeline')) }));
   }
 
   @Get('users/:userId/retention')
   async retention(@Req() req: FastifyRequest, @Param('userId') userId: string) {
-    await adminOf(this.auth, req);
+    const admin = await adminOf(this.auth, req);
     const id = uuidParam('user_id', userId);
-    return api(() => this.app.retention(id));
+    return api(() => this.app.retention(id, reader(admin, 'GET /v1/admin/users/{user_id}/retention')));
   }
 
   @Get('turns/:messageId')
   async turn(@Req() req: FastifyRequest, @Param('messageId') messageId: string) {
-    await adminOf(this.auth, req);
+    const admin = await adminOf(this.auth, req);
     const id = uuidParam('message_id', messageId);
-    return api(() => this.app.turnTrail(id));
+    return api(() => this.app.turnTrail(id, reader(admin, 'GET /v1/admin/turns/{message_id}')));
   }
 
   @Get('dead-letters')
   async deadLetters(@Req() req: FastifyRequest) {
-    await adminOf(this.auth, req);
-    return api(async () => ({ dead_letters: await this.app.deadLetters() }));
+    const admin = await adminOf(this.auth, req);
+    return api(async () => ({ dead_letters: await this.app.deadLetters(reader(admin, 'GET /v1/admin/dead-letters')) }));
   }
 
   @Post('dead-letters/:eventId/redrive')
@@ -205,6 +233,10 @@ export class AdminController {
     }
     return api(() => this.app.redriveDeadLetter(eventId));
   }
+}
+
+function reader(admin: Principal, route: string): AdminReader {
+  return { adminId: admin.userId, route };
 }
 
 @Controller('v1/dev')

@@ -3,7 +3,7 @@
 // concurrent messages are all recorded, app opens are idempotent, the dev clock
 // needs a token, and the rate limits are installed on the served API.
 import { randomUUID } from 'node:crypto';
-import { Bus } from '@hearth/bus';
+import { Bus, LocalKek } from '@hearth/bus';
 import { Events } from '@hearth/events';
 import { runHearth, type HearthProcess } from '@hearth/host';
 import { cleanupNamespace, databaseUrl, dropSchemas, natsUrl, testNamespace } from '@hearth/testing';
@@ -45,7 +45,7 @@ describe('the ingress edge', () => {
       },
       port: 0,
     });
-    bus = await Bus.connect({ url: nats, name: 'ingress-edge-test', namespace: ns, logger: silent });
+    bus = await Bus.connect({ url: nats, name: 'ingress-edge-test', namespace: ns, logger: silent, encryption: { kek: LocalKek.forDevelopment(ns) } });
   });
 
   afterAll(async () => {

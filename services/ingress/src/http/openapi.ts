@@ -78,6 +78,11 @@ function error(code: string, description: string): OpenApiResponse {
   };
 }
 
+/** What every admin read of a user's data says about the access trail. */
+const ACCESS_TRAIL =
+  "Before the answer is sent, the read is recorded in the user's access trail (an AdminAccessed event: admin, route, " +
+  'resource, time), which their timeline and GET /v1/me/export show; when it cannot be recorded, nothing is returned (503).';
+
 const E = {
   badRequest: error('BAD_REQUEST', 'Malformed request: the body is not a JSON object, or not valid JSON.'),
   unauthenticated: error('UNAUTHENTICATED', 'Missing, malformed, expired or otherwise invalid bearer token.'),
@@ -85,6 +90,7 @@ const E = {
   invalid: error('INVALID_FIELDS', 'One or more fields are invalid; `details.fields` lists `{field, message}` for each.'),
   catchingUp: error('UNAVAILABLE', 'The user state is catching up with the event log; retry shortly.'),
   userNotFound: error('USER_NOT_FOUND', 'No such user: create it first with POST /v1/me.'),
+  notRecorded: error('UNAVAILABLE', "The read could not be recorded in the user's access trail; nothing was returned. Retry shortly."),
   devOnly: error('NOT_FOUND', 'Dev mode is off (HEARTH_ENV=production): the route does not exist.'),
   rateLimited: {
     description:
@@ -311,7 +317,11 @@ const schemas: Record<string, JsonSchema> = {
         description: 'fact:<field> | pref:<category>:<item_slug> | event:<domain>:<yyyy_mm>:<event_slug> | emotion:<pattern> (§12.3.1).',
         examples: ['fact:current_city', 'pref:food:sushi'],
       },
-      memory_value: { type: 'string', description: 'PREFERENCE values are like|<item> or dislike|<item> (§12.3.2).', examples: ['busan', 'like|sushi'] },
+      memory_value: {
+        ...nullable({ type: 'string' }),
+        description: 'PREFERENCE values are like|<item> or dislike|<item> (§12.3.2). Null once the user deleted the memory (INVALID): its value is not kept.',
+        examples: ['busan', 'like|sushi'],
+      },
       confidence: { type: 'number', minimum: 0, maximum: 1, description: '0.60 heuristic, 0.75 LLM; +0.15 per confirmation, capped at 1.0; an opposite stance starts at ≤ 0.55.' },
       status: { type: 'string', enum: ['ACTIVE', 'SUPERSEDED', 'INVALID'] },
       reliability: { type: 'number', minimum: 0, maximum: 1, description: 'The confidence until the uncertainty service rates memories.' },
@@ -416,7 +426,7 @@ const schemas: Record<string, JsonSchema> = {
   },
   AuditEvent: {
     type: 'object',
-    required: ['type', 'event_id', 'occurred_at', 'service', 'causation_id', 'correlation_id', 'payload'],
+    required: ['type', 'event_id', 'occurred_at', 'service', 'causation_id', 'correlation_id', 'payload', 'erased'],
     properties: {
       type: { type: 'string', examples: ['hearth.orchestrator.v1.TurnCompleted'] },
       event_id: uuid,
@@ -424,7 +434,8 @@ const schemas: Record<string, JsonSchema> = {
       service: { type: 'string', enum: [...SERVICE_NAMES] },
       causation_id: { type: 'string', description: 'The event that caused this one; "" for a request from outside.' },
       correlation_id: { type: 'string', description: "The turn it belongs to: the chat message's message_id, or a proactive message's retention_id." },
-      payload: { description: "The event's protobuf payload as JSON (camelCase; empty fields left out)." },
+      payload: { description: "The event's protobuf payload as JSON (camelCase; empty fields left out); null when erased." },
+      erased: { type: 'boolean', description: "True once the user's data was erased: the payload is gone, type and times stay." },
     },
   },
   Writeback: {
@@ -490,19 +501,109 @@ const schemas: Record<string, JsonSchema> = {
   },
   TimelineEvent: {
     type: 'object',
-    required: ['type', 'event_id', 'occurred_at', 'service', 'payload'],
+    description:
+      'One event about the user. An erased event (the user was erased: their data key is destroyed) keeps its type, ' +
+      'id, time and service; its payload is null. Every admin read of the user\'s data is itself an event here, ' +
+      'hearth.ingress.v1.AdminAccessed {adminId, route, resource, accessedAt}; the read that returns this timeline shows from the next one on.',
+    required: ['type', 'event_id', 'occurred_at', 'service', 'payload', 'erased'],
     properties: {
-      type: { type: 'string', examples: ['TurnReceived'] },
+      type: { type: 'string', examples: ['hearth.ingress.v1.TurnReceived', 'hearth.ingress.v1.AdminAccessed', 'Quarantined'] },
       event_id: uuid,
       occurred_at: { type: 'string', format: 'date-time' },
       service: { type: 'string', enum: [...SERVICE_NAMES] },
-      payload: { description: "The event's protobuf payload as JSON." },
+      payload: { description: "The event's protobuf payload as JSON; null when erased." },
+      erased: { type: 'boolean', description: "True when the payload can no longer be read (the user's data key was destroyed)." },
     },
+    examples: [
+      { type: 'hearth.ingress.v1.TurnReceived', event_id: '0b9e6f1c-6a4e-4f7e-9a51-3c1d2b7e8f90', occurred_at: '2026-11-22T10:00:00.000Z', service: 'ingress', payload: null, erased: true },
+    ],
   },
   Timeline: {
     type: 'object',
     required: ['events'],
     properties: { events: { type: 'array', items: ref('TimelineEvent'), description: 'In order of occurrence.' } },
+  },
+  Erasure: {
+    type: 'object',
+    required: ['erasure_id', 'status'],
+    properties: {
+      erasure_id: { type: 'string', description: 'The same for a repeated request.' },
+      status: { type: 'string', enum: ['accepted', 'completed'] },
+    },
+  },
+  ExportMessage: {
+    type: 'object',
+    description:
+      'A message as the history shows it. The export also holds what the history leaves out: a CREATED user\'s ' +
+      'refused message and its refusal, marked refused.',
+    required: ['message_id', 'role', 'source', 'text', 'created_at'],
+    properties: {
+      message_id: uuid,
+      role: { type: 'string', enum: ['user', 'assistant'] },
+      source: { type: 'string', enum: ['chat', 'retention'] },
+      text: { type: 'string' },
+      created_at: { type: 'string', format: 'date-time' },
+      surfaced_memory_ids: { type: 'array', items: uuid, description: 'Assistant messages only.' },
+      refused: { const: true, description: 'Only on a refused turn (not in the history).' },
+    },
+  },
+  AdminAccess: {
+    type: 'object',
+    description: "One read of the user's data by an admin through /v1/admin/* (an AdminAccessed event on the user's ingress subject).",
+    required: ['event_id', 'admin_id', 'route', 'resource', 'accessed_at'],
+    properties: {
+      event_id: uuid,
+      admin_id: { type: 'string', description: "The admin token's subject." },
+      route: { type: 'string', examples: ['GET /v1/admin/users/{user_id}/timeline'] },
+      resource: { type: 'string', description: 'timeline | retention | dead-letters | turn:<message_id>', examples: ['timeline', 'turn:5d1c3a2e-0b6f-4a59-9c1e-7f2a8d4b6c10'] },
+      accessed_at: { type: 'string', format: 'date-time' },
+    },
+  },
+  Export: {
+    type: 'object',
+    description:
+      'Everything Hearth holds about the caller, in this key order. Written as it is read, so memory stays flat ' +
+      'whatever the history; a connection closed before the final `}` means the export failed (a cut body is never valid JSON).',
+    required: ['exported_at', 'user', 'controls', 'relationship', 'conversations', 'memories', 'beliefs', 'uncertainties', 'trust', 'retention', 'admin_access'],
+    properties: {
+      exported_at: { type: 'string', format: 'date-time' },
+      user: ref('Profile'),
+      controls: ref('Controls'),
+      relationship: ref('Relationship'),
+      conversations: {
+        type: 'array',
+        description: 'By conversation_id; messages oldest first.',
+        items: {
+          type: 'object',
+          required: ['conversation_id', 'messages'],
+          properties: { conversation_id: uuid, messages: { type: 'array', items: ref('ExportMessage') } },
+        },
+      },
+      memories: { type: 'array', items: ref('Memory'), description: 'Every status (ACTIVE, SUPERSEDED, INVALID), with superseded_by.' },
+      beliefs: {
+        type: 'object',
+        description: "The user's own beliefs (holder user), as GET /v1/admin/users/{user_id}/beliefs shows them; empty until the belief graph runs.",
+        required: ['nodes', 'conflicts', 'challenges'],
+        properties: {
+          nodes: { type: 'array', items: { type: 'object' } },
+          conflicts: { type: 'array', items: { type: 'object' } },
+          challenges: { type: 'array', items: { type: 'object' } },
+        },
+      },
+      uncertainties: { type: 'array', items: { type: 'object' }, description: 'Empty until the uncertainty engine runs.' },
+      trust: {
+        type: 'object',
+        description: 'Empty until the trust service runs.',
+        required: ['actors', 'outcomes', 'feedback'],
+        properties: {
+          actors: { type: 'array', items: { type: 'object' } },
+          outcomes: { type: 'array', items: { type: 'object' } },
+          feedback: { type: 'array', items: { type: 'object' } },
+        },
+      },
+      retention: ref('Retention'),
+      admin_access: { type: 'array', items: ref('AdminAccess'), description: "Every admin read of the user's data, oldest first." },
+    },
   },
   Check: {
     type: 'object',
@@ -601,6 +702,22 @@ const paths: Record<string, OpenApiPathItem> = {
         '404': E.userNotFound,
       },
     },
+    delete: {
+      operationId: 'eraseMe',
+      summary: 'Erase the calling user and everything held about them',
+      description:
+        "Crypto-shredding (ARCHITECTURE.md): the user's data key is destroyed, so no event about them can be read again, " +
+        'and every service deletes their rows. Within 10 s GET /v1/me is 404 and the history, memories and export are gone; ' +
+        'the admin timeline keeps only event types and times. The same request again returns the same erasure; ' +
+        'POST /v1/me afterwards starts a new, empty user.',
+      tags: ['users'],
+      responses: {
+        '202': json(ref('Erasure'), 'Accepted (status accepted), or done in every service (status completed).'),
+        '401': E.unauthenticated,
+        '404': error('USER_NOT_FOUND', 'No such user, and no erasure of one.'),
+        '503': error('ERASURE_UNAVAILABLE', 'Event encryption is off in this deployment: nothing could be made unreadable.'),
+      },
+    },
   },
   '/v1/me/onboarding': {
     put: {
@@ -672,6 +789,30 @@ const paths: Record<string, OpenApiPathItem> = {
         '404': error('MEMORY_NOT_FOUND', 'No such memory of the caller (or no such user).'),
         '422': E.invalid,
         '503': error('UNAVAILABLE', 'The memory service did not answer; retry shortly.'),
+      },
+    },
+  },
+  '/v1/me/export': {
+    get: {
+      operationId: 'exportMe',
+      summary: 'Everything held about the calling user, as one JSON document',
+      description:
+        'An attachment (Content-Disposition) streamed as it is read: profile with answers, controls, relationship, every ' +
+        'conversation with its messages, memories of every status, beliefs, uncertainties, trust, retention and the ' +
+        "admin reads of the user's data. Only the caller's own data. If the export fails after it started, the " +
+        'connection is closed: the truncated body is not valid JSON.',
+      tags: ['users'],
+      responses: {
+        '200': {
+          description: 'The export.',
+          headers: {
+            'Content-Disposition': { description: 'attachment; filename="hearth-export-<user_id>.json"', schema: { type: 'string' } },
+          },
+          content: { 'application/json': { schema: ref('Export') } },
+        },
+        '401': E.unauthenticated,
+        '404': error('USER_NOT_FOUND', 'No such user (never created, or erased).'),
+        '503': error('UNAVAILABLE', 'A service the export reads (memory, orchestrator, retention) did not answer; retry shortly.'),
       },
     },
   },
@@ -783,6 +924,7 @@ const paths: Record<string, OpenApiPathItem> = {
     get: {
       operationId: 'getUserTimeline',
       summary: 'Every event about a user, in order (role admin)',
+      description: `Erased events show as {type, event_id, occurred_at, service, payload: null, erased: true}. ${ACCESS_TRAIL}`,
       tags: ['admin'],
       parameters: [{ name: 'user_id', in: 'path', required: true, description: 'Must be a uuid (otherwise 422).', schema: uuid }],
       responses: {
@@ -790,6 +932,7 @@ const paths: Record<string, OpenApiPathItem> = {
         '401': E.unauthenticated,
         '403': error('FORBIDDEN', 'The token lacks the admin role.'),
         '422': E.invalid,
+        '503': E.notRecorded,
       },
     },
   },
@@ -797,6 +940,7 @@ const paths: Record<string, OpenApiPathItem> = {
     get: {
       operationId: 'getUserRetention',
       summary: "A user's proactive messages, backoff and last evaluation (role admin)",
+      description: ACCESS_TRAIL,
       tags: ['admin', 'retention'],
       parameters: [{ name: 'user_id', in: 'path', required: true, description: 'Must be a uuid (otherwise 422).', schema: uuid }],
       responses: {
@@ -805,7 +949,7 @@ const paths: Record<string, OpenApiPathItem> = {
         '403': error('FORBIDDEN', 'The token lacks the admin role.'),
         '404': error('USER_NOT_FOUND', 'No such user.'),
         '422': E.invalid,
-        '503': error('UNAVAILABLE', 'The retention service did not answer; retry shortly.'),
+        '503': error('UNAVAILABLE', 'The retention service did not answer, or the read could not be recorded; retry shortly.'),
       },
     },
   },
@@ -815,7 +959,7 @@ const paths: Record<string, OpenApiPathItem> = {
       summary: 'The decision trail of one turn (role admin)',
       description:
         'Packet, routing, retrieved and surfaced memories, plan, gate verdicts, the LLM record, the relationship ' +
-        'update and the writebacks of the turn, with every event correlated with it.',
+        `update and the writebacks of the turn, with every event correlated with it. ${ACCESS_TRAIL}`,
       tags: ['admin'],
       parameters: [
         {
@@ -832,6 +976,7 @@ const paths: Record<string, OpenApiPathItem> = {
         '403': error('FORBIDDEN', 'The token lacks the admin role.'),
         '404': error('TURN_NOT_FOUND', 'No turn with this message_id.'),
         '422': E.invalid,
+        '503': E.notRecorded,
       },
     },
   },
@@ -841,7 +986,8 @@ const paths: Record<string, OpenApiPathItem> = {
       summary: 'Quarantined events not redriven since (role admin)',
       description:
         'Events a service gave up on after its retries: on the dead-letter stream with the error, recorded by the consumer, ' +
-        'which moved past them (ARCHITECTURE.md "Poison events never wedge a user"). One entry per event and consumer.',
+        'which moved past them (ARCHITECTURE.md "Poison events never wedge a user"). One entry per event and consumer. ' +
+        ACCESS_TRAIL.replace("the user's", "each listed user's"),
       tags: ['admin'],
       responses: {
         '200': json(
@@ -872,6 +1018,7 @@ const paths: Record<string, OpenApiPathItem> = {
         ),
         '401': E.unauthenticated,
         '403': error('FORBIDDEN', 'The token lacks the admin role.'),
+        '503': E.notRecorded,
       },
     },
   },

@@ -1,8 +1,12 @@
 // Nest's decorators write their route metadata through the Reflect API.
 import 'reflect-metadata';
 import { RequestMethod } from '@nestjs/common';
+import type { StoredEvent } from '@hearth/bus';
+import { Events } from '@hearth/events';
 import { HealthController } from '@hearth/host';
+import { adminAccessView } from '../app/admin-access.js';
 import { buildTurnTrail } from '../app/audit.js';
+import { exportDocument, exportMessages } from '../app/export.js';
 import { INITIAL_RELATIONSHIP } from '../app/relationship-view.js';
 import { retentionView } from '../app/retention-view.js';
 import { appOpenCommand, appOpenView } from '../users/app-open.js';
@@ -137,7 +141,10 @@ describe('OpenAPI document of the ingress API', () => {
 
   it.each([
     ['GET', '/v1/me/relationship', ['200', '401', '404', '429', '503']],
-    ['GET', '/v1/admin/turns/{message_id}', ['200', '401', '403', '404', '422', '429']],
+    ['GET', '/v1/admin/turns/{message_id}', ['200', '401', '403', '404', '422', '429', '503']],
+    ['GET', '/v1/admin/users/{user_id}/timeline', ['200', '401', '403', '422', '429', '503']],
+    ['GET', '/v1/admin/dead-letters', ['200', '401', '403', '429', '503']],
+    ['GET', '/v1/me/export', ['200', '401', '404', '429', '503']],
     ['POST', '/v1/me/app-opens', ['202', '400', '401', '404', '413', '422', '429', '503']],
     ['GET', '/v1/admin/users/{user_id}/retention', ['200', '401', '403', '404', '422', '429', '503']],
   ])('documents %s %s with its statuses', (method, path, statuses) => {
@@ -190,6 +197,52 @@ describe('OpenAPI document of the ingress API', () => {
     expect(OPENAPI.tags.map((t) => t.name)).toContain('retention');
     const source = (OPENAPI.components.schemas.HistoryMessage!.properties as Record<string, JsonSchema>).source!;
     expect(source.enum).toContain('retention');
+  });
+
+  it('describes the export the app writes, key by key, with its messages and admin accesses', () => {
+    const none = (async function* () {})();
+    const doc = exportDocument({ exported_at: '', user: null, controls: null, relationship: null, memories: [], retention: null }, none, none);
+    const schema = OPENAPI.components.schemas.Export!;
+    const keys = [...doc.entries].map(([k]) => k);
+    expect(schema.required).toEqual(keys);
+    expect(Object.keys(schema.properties as object)).toEqual(keys);
+
+    const at = new Date('2026-11-22T10:00:00.000Z');
+    const [user, assistant] = exportMessages([
+      {
+        message_id: 'm',
+        source: 'chat',
+        text: 'hi',
+        received_at: at,
+        assistant_message_id: 'a',
+        assistant_text: 'hey',
+        surfaced_memory_ids: [],
+        completed_at: at,
+        refused: true,
+      },
+    ]);
+    const message = OPENAPI.components.schemas.ExportMessage!;
+    expect(Object.keys(message.properties as object).sort()).toEqual(Object.keys(assistant!).sort());
+    for (const m of [user!, assistant!]) expect(Object.keys(m)).toEqual(expect.arrayContaining(message.required as string[]));
+
+    const access = adminAccessView({
+      id: 'e',
+      type: Events.AdminAccessed.name,
+      payload: Events.AdminAccessed.encode({ adminId: 'x', route: 'GET /', resource: 'timeline', accessedAt: at }),
+      occurredAt: at,
+      erased: false,
+    } as StoredEvent);
+    const schemaOfAccess = OPENAPI.components.schemas.AdminAccess!;
+    expect([...(schemaOfAccess.required as string[])].sort()).toEqual(Object.keys(access).sort());
+    expect(Object.keys(schemaOfAccess.properties as object).sort()).toEqual(Object.keys(access).sort());
+  });
+
+  it('describes erased events in the timeline and the turn trail', () => {
+    for (const name of ['TimelineEvent', 'AuditEvent']) {
+      const schema = OPENAPI.components.schemas[name]!;
+      expect(schema.required).toContain('erased');
+      expect((schema.properties as Record<string, JsonSchema>).erased).toMatchObject({ type: 'boolean' });
+    }
   });
 
   it('is plain JSON', () => {

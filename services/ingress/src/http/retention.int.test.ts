@@ -3,7 +3,7 @@
 // orchestrator's retention TurnCompleted appended as it would, and the retention
 // service's GetRetention answered by a fake responder.
 import { randomUUID } from 'node:crypto';
-import { appendDecided, Bus, draft, type ServiceName, type StoredEvent } from '@hearth/bus';
+import { appendDecided, Bus, LocalKek, draft, type ServiceName, type StoredEvent } from '@hearth/bus';
 import { Events } from '@hearth/events';
 import { runHearth, type HearthProcess } from '@hearth/host';
 import { ingress, orchestrator, retention } from '@hearth/proto';
@@ -45,7 +45,7 @@ describe('retention at the ingress edge', () => {
       env: { HEARTH_ENV: 'test', HEARTH_NAMESPACE: ns, NATS_URL: nats, DATABASE_URL: dbUrl, LOG_LEVEL: process.env.LOG_LEVEL ?? 'error' },
       port: 0,
     });
-    bus = await Bus.connect({ url: nats, name: 'ingress-retention-test', namespace: ns, logger: silent });
+    bus = await Bus.connect({ url: nats, name: 'ingress-retention-test', namespace: ns, logger: silent, encryption: { kek: LocalKek.forDevelopment(ns) } });
     await bus.serveQuery('retention', GET_RETENTION, async (request) => {
       const { userId } = retention.GetRetentionRequest.decode(request);
       asked.push(userId);

@@ -91,6 +91,22 @@ export interface AppOpened {
   openedNotificationId: string;
 }
 
+/**
+ * AdminAccessed: an admin read this user's data through /v1/admin/* (the access
+ * trail of ARCHITECTURE.md "Personal data, export and erasure"). On the user's
+ * subject, so it shows in their admin timeline and their export; no projection
+ * of ingress reads it.
+ */
+export interface AdminAccessed {
+  /** The admin's token subject. */
+  adminId: string;
+  /** The route template read, e.g. "GET /v1/admin/users/{user_id}/timeline". */
+  route: string;
+  /** What was read: "timeline", "retention", "turn:<message_id>", "dead-letters". */
+  resource: string;
+  accessedAt: Date | undefined;
+}
+
 function createBaseUserCreated(): UserCreated {
   return { userId: "" };
 }
@@ -971,6 +987,131 @@ export const AppOpened: MessageFns<AppOpened> = {
     const message = createBaseAppOpened();
     message.appOpenId = object.appOpenId ?? "";
     message.openedNotificationId = object.openedNotificationId ?? "";
+    return message;
+  },
+};
+
+function createBaseAdminAccessed(): AdminAccessed {
+  return { adminId: "", route: "", resource: "", accessedAt: undefined };
+}
+
+export const AdminAccessed: MessageFns<AdminAccessed> = {
+  encode(message: AdminAccessed, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.adminId !== "") {
+      writer.uint32(10).string(message.adminId);
+    }
+    if (message.route !== "") {
+      writer.uint32(18).string(message.route);
+    }
+    if (message.resource !== "") {
+      writer.uint32(26).string(message.resource);
+    }
+    if (message.accessedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.accessedAt), writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AdminAccessed {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAdminAccessed();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.adminId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.route = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.resource = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.accessedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AdminAccessed {
+    return {
+      adminId: isSet(object.adminId)
+        ? globalThis.String(object.adminId)
+        : isSet(object.admin_id)
+        ? globalThis.String(object.admin_id)
+        : "",
+      route: isSet(object.route) ? globalThis.String(object.route) : "",
+      resource: isSet(object.resource) ? globalThis.String(object.resource) : "",
+      accessedAt: isSet(object.accessedAt)
+        ? fromJsonTimestamp(object.accessedAt)
+        : isSet(object.accessed_at)
+        ? fromJsonTimestamp(object.accessed_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: AdminAccessed): unknown {
+    const obj: any = {};
+    if (message.adminId !== undefined) {
+      obj.adminId = message.adminId;
+    }
+    if (message.route !== undefined) {
+      obj.route = message.route;
+    }
+    if (message.resource !== undefined) {
+      obj.resource = message.resource;
+    }
+    if (message.accessedAt !== undefined) {
+      obj.accessedAt = message.accessedAt.toISOString();
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<AdminAccessed>): AdminAccessed {
+    return AdminAccessed.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AdminAccessed>): AdminAccessed {
+    const message = createBaseAdminAccessed();
+    message.adminId = object.adminId ?? "";
+    message.route = object.route ?? "";
+    message.resource = object.resource ?? "";
+    message.accessedAt = object.accessedAt ?? undefined;
     return message;
   },
 };

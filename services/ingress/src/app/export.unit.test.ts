@@ -1,0 +1,103 @@
+import type { StoredEvent } from '@hearth/bus';
+import { Events } from '@hearth/events';
+import { adminAccessedDraft, adminAccessView } from './admin-access.js';
+import { exportDocument, exportMessages, NO_BELIEFS, NO_TRUST, NO_UNCERTAINTIES, type ExportRow } from './export.js';
+import { jsonChunks } from './json-stream.js';
+
+const T0 = new Date('2026-11-22T10:00:00.000Z');
+const T1 = new Date('2026-11-22T10:00:01.000Z');
+
+function row(over: Partial<ExportRow> = {}): ExportRow {
+  return {
+    message_id: 'm1',
+    source: 'chat',
+    text: 'hi there',
+    received_at: T0,
+    assistant_message_id: 'a1',
+    assistant_text: 'hey!',
+    surfaced_memory_ids: ['mem1'],
+    completed_at: T1,
+    refused: false,
+    ...over,
+  };
+}
+
+async function* pagesOf<T>(...pages: T[][]): AsyncGenerator<T[]> {
+  for (const p of pages) yield p;
+}
+
+describe('exportMessages', () => {
+  it('shows a chat turn as the history does: the user message, then the reply', () => {
+    expect(exportMessages([row()])).toEqual([
+      { message_id: 'm1', role: 'user', source: 'chat', text: 'hi there', created_at: T0.toISOString() },
+      { message_id: 'a1', role: 'assistant', source: 'chat', text: 'hey!', created_at: T1.toISOString(), surfaced_memory_ids: ['mem1'] },
+    ]);
+  });
+
+  it('keeps a refused turn, which the history leaves out, marked refused', () => {
+    const messages = exportMessages([row({ refused: true, assistant_text: 'finish onboarding first', surfaced_memory_ids: [] })]);
+    expect(messages.map((m) => [m.role, m.text, m.refused])).toEqual([
+      ['user', 'hi there', true],
+      ['assistant', 'finish onboarding first', true],
+    ]);
+  });
+
+  it('shows a proactive message as one assistant message, and a reply whose user message is not applied yet alone', () => {
+    expect(exportMessages([row({ source: 'retention', text: '', received_at: T1 })]).map((m) => [m.role, m.source])).toEqual([['assistant', 'retention']]);
+    expect(exportMessages([row({ received_at: null })]).map((m) => m.role)).toEqual(['assistant']);
+  });
+});
+
+describe('exportDocument', () => {
+  it('writes every part in API.md order, with the parts no service holds yet in their empty shapes', async () => {
+    // given
+    const head = {
+      exported_at: T1.toISOString(),
+      user: { user_id: 'u1' },
+      controls: { proactive_messages_enabled: true },
+      relationship: { relationship_stage: 'STRANGER' },
+      memories: [{ memory_id: 'mem1' }],
+      retention: { user_id: 'u1', messages: [] },
+    };
+    const conversations = pagesOf<unknown>([{ conversation_id: 'c1', messages: exportMessages([row()]) }]);
+    const access = adminAccessView({
+      ...adminAccessedDraft('u1', { adminId: 'admin1', route: 'GET /v1/admin/users/{user_id}/timeline' }, 'timeline', 'e1', T0),
+      erased: false,
+    } as StoredEvent);
+
+    // when
+    let json = '';
+    for await (const c of jsonChunks(exportDocument(head, conversations, pagesOf([access])))) json += c;
+    const doc = JSON.parse(json) as Record<string, unknown>;
+
+    // then
+    expect(Object.keys(doc)).toEqual([
+      'exported_at',
+      'user',
+      'controls',
+      'relationship',
+      'conversations',
+      'memories',
+      'beliefs',
+      'uncertainties',
+      'trust',
+      'retention',
+      'admin_access',
+    ]);
+    expect(doc).toMatchObject({ ...head, beliefs: NO_BELIEFS, uncertainties: NO_UNCERTAINTIES, trust: NO_TRUST });
+    expect(doc.beliefs).toEqual({ nodes: [], conflicts: [], challenges: [] });
+    expect(doc.trust).toEqual({ actors: [], outcomes: [], feedback: [] });
+    expect((doc.conversations as { messages: unknown[] }[])[0]!.messages).toHaveLength(2);
+    expect(doc.admin_access).toEqual([
+      { event_id: 'e1', admin_id: 'admin1', route: 'GET /v1/admin/users/{user_id}/timeline', resource: 'timeline', accessed_at: T0.toISOString() },
+    ]);
+  });
+});
+
+describe('adminAccessedDraft', () => {
+  it('is an AdminAccessed on the user, at the given time, with the given (fresh) id', () => {
+    const d = adminAccessedDraft('u1', { adminId: 'admin1', route: 'GET /v1/admin/turns/{message_id}' }, 'turn:m1', 'e9', T0);
+    expect(d).toMatchObject({ id: 'e9', type: Events.AdminAccessed.name, userId: 'u1', occurredAt: T0, correlationId: 'e9' });
+    expect(Events.AdminAccessed.decode(d.payload)).toEqual({ adminId: 'admin1', route: 'GET /v1/admin/turns/{message_id}', resource: 'turn:m1', accessedAt: T0 });
+  });
+});

@@ -1,0 +1,402 @@
+// GET /v1/me/export and the admin access trail against real NATS and Postgres:
+// ingress hosted as in production, its HTTP API called over the network; the
+// memory, orchestrator and retention queries answered by fake responders. One
+// user's history of 10,000 chat turns (20,000 messages) is exported as one
+// streamed document; another user's data must not appear in it.
+import { randomUUID } from 'node:crypto';
+import { appendDecided, draft, type Bus, type EventDraft } from '@hearth/bus';
+import { Events } from '@hearth/events';
+import { runHearth, type HearthProcess } from '@hearth/host';
+import { ingress, memory, orchestrator, retention } from '@hearth/proto';
+import { waitForPosition } from '@hearth/store';
+import { GET_RETENTION } from '@hearth/svc-retention';
+import { cleanupNamespace, databaseUrl, dropSchemas, natsUrl, testNamespace, waitFor } from '@hearth/testing';
+import type { Insertable, Kysely } from 'kysely';
+import pg from 'pg';
+import type { IngressDb, TurnsTable } from '../db.js';
+import { service } from '../index.js';
+import { turnsProjection } from '../projections/turns.js';
+import { usersProjection } from '../projections/users.js';
+
+// The query names the memory and orchestrator services serve (their packages export only the clients).
+const LIST_MEMORIES = 'ListMemories';
+const GET_RELATIONSHIP = 'GetRelationship';
+
+const TURNS = 10_000;
+const HOUR_MS = 3_600_000;
+
+interface Reply {
+  status: number;
+  body: any;
+  headers: Headers;
+}
+
+describe('GET /v1/me/export and the admin access trail', () => {
+  const ns = testNamespace('t_ingress_export');
+  let dbUrl: string;
+  let hearth: HearthProcess;
+  let db: Kysely<IngressDb>;
+  /**
+   * The hosted process's own bus (it holds the data keys payloads are sealed with),
+   * on which the test also plays the memory, orchestrator and retention services.
+   */
+  let bus: Bus;
+  let admin: { token: string; userId: string };
+  const memoriesOf = new Map<string, memory.MemoryRecord[]>();
+  const listAsked: { userId: string; all: boolean }[] = [];
+  const failMemoriesFor = new Set<string>();
+
+  beforeAll(async () => {
+    const nats = await natsUrl();
+    dbUrl = await databaseUrl();
+    hearth = await runHearth({
+      services: [service],
+      env: {
+        HEARTH_ENV: 'test',
+        HEARTH_NAMESPACE: ns,
+        NATS_URL: nats,
+        DATABASE_URL: dbUrl,
+        LOG_LEVEL: process.env.LOG_LEVEL ?? 'error',
+        RATE_LIMIT_PER_MINUTE: '0',
+        RATE_LIMIT_ANON_PER_MINUTE: '0',
+      },
+      port: 0,
+    });
+    db = hearth.contexts.get('ingress')!.db as Kysely<IngressDb>;
+    bus = hearth.bus;
+    await bus.serveQuery('memory', LIST_MEMORIES, async (request) => {
+      const { userId, all } = memory.ListMemoriesRequest.decode(request);
+      listAsked.push({ userId, all });
+      if (failMemoriesFor.has(userId)) throw new Error('memory store unavailable');
+      return memory.ListMemoriesResponse.encode({ memories: memoriesOf.get(userId) ?? [] }).finish();
+    });
+    await bus.serveQuery('orchestrator', GET_RELATIONSHIP, async (request) => {
+      const { userId } = orchestrator.GetRelationshipRequest.decode(request);
+      const state = orchestrator.RelationshipState.fromPartial({ stage: 'ACQUAINTANCE', rapportScore: 31, sessionsCount: 4, lastInteractionAt: new Date(Date.parse('2026-11-20T09:00:00Z')) });
+      return orchestrator.GetRelationshipResponse.encode({ found: memoriesOf.has(userId), state }).finish();
+    });
+    await bus.serveQuery('retention', GET_RETENTION, async (request) => {
+      const { userId } = retention.GetRetentionRequest.decode(request);
+      return retention.GetRetentionResponse.encode(retention.GetRetentionResponse.fromPartial({ found: true, backoffMultiplier: userId === a.userId ? 2 : 4, messages: [] })).finish();
+    });
+    admin = await devToken(randomUUID(), true);
+  }, 60_000);
+
+  afterAll(async () => {
+    await hearth?.stop();
+    await dropSchemas(dbUrl, ns);
+    await cleanupNamespace(await natsUrl(), ns);
+  });
+
+  async function call(method: string, path: string, opts: { token?: string; body?: unknown } = {}): Promise<Reply> {
+    const res = await fetch(`${hearth.url}${path}`, {
+      method,
+      headers: {
+        ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
+      },
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+  }
+
+  async function devToken(userId: string, isAdmin = false): Promise<{ token: string; userId: string }> {
+    const r = await call('POST', '/v1/dev/token', { body: { user_id: userId, ...(isAdmin ? { roles: ['admin'] } : {}) } });
+    expect(r.status).toBe(200);
+    return { token: r.body.token, userId };
+  }
+
+  const answers = (name: string) =>
+    ingress.OnboardingAnswers.fromPartial({
+      preferredName: name,
+      ageBand: '25-34',
+      countryOrRegion: 'KR',
+      occupationCategory: 'working',
+      clientTimezone: 'Asia/Seoul',
+      proactiveMessagesEnabled: true,
+      suppressedTopics: ['POLITICS'],
+    });
+
+  /** A user created with POST /v1/me and onboarded as ingress records it (no orchestrator here to assign a persona). */
+  async function onboardedUser(name: string): Promise<{ userId: string; token: string }> {
+    const { userId, token } = await devToken(randomUUID());
+    expect((await call('POST', '/v1/me', { token })).status).toBe(200);
+    const results = await appendDecided(bus, 'ingress', userId, () => [
+      draft(Events.OnboardingAnswered, { answers: answers(name), aiFriendId: randomUUID() }, { id: randomUUID(), userId, occurredAt: hearth.clock.now(), correlationId: '' }),
+    ]);
+    expect(await waitForPosition(db, usersProjection.name, bus.topology.subject('ingress', userId), results[0]!.seq)).toBe(true);
+    return { userId, token };
+  }
+
+  function record(userId: string, over: Partial<memory.MemoryRecord>): memory.MemoryRecord {
+    return memory.MemoryRecord.fromPartial({
+      memoryId: randomUUID(),
+      type: 'FACT',
+      memoryKey: 'fact:current_city',
+      memoryValue: 'busan',
+      confidence: 0.75,
+      status: 'ACTIVE',
+      reliability: 0.75,
+      sourceMessageIds: [randomUUID()],
+      createdAt: new Date(Date.parse('2026-11-01T00:00:00Z')),
+      lastConfirmedAt: new Date(Date.parse('2026-11-02T00:00:00Z')),
+      aiFriendId: userId,
+      ...over,
+    });
+  }
+
+  /**
+   * `count` chat turns of one user, oldest first, written straight into the turns
+   * table (what the projection holds for them), the user side of each also as its
+   * TurnReceived on the user's ingress subject, as a real history has it.
+   */
+  async function seedTurns(userId: string, conversations: string[], count: number, text: (i: number) => string): Promise<Insertable<TurnsTable>[]> {
+    const start = hearth.clock.now().getTime() - 30 * 24 * HOUR_MS;
+    const rows: Insertable<TurnsTable>[] = Array.from({ length: count }, (_, i) => ({
+      message_id: randomUUID(),
+      user_id: userId,
+      conversation_id: conversations[i % conversations.length]!,
+      text: text(i),
+      source: 'chat',
+      user_state: 'ACTIVE',
+      activates_user: false,
+      received_at: new Date(start + i * 60_000),
+      routing: JSON.stringify({ pipeline: 'NORMAL' }),
+      assistant_message_id: randomUUID(),
+      assistant_text: `reply ${i}: that sounds good`,
+      surfaced_memory_ids: JSON.stringify([]),
+      completed_at: new Date(start + i * 60_000 + 1_500),
+      refused: false,
+    }));
+    for (let i = 0; i < rows.length; i += 1_000) await db.insertInto('turns').values(rows.slice(i, i + 1_000)).execute();
+    const drafts: EventDraft[] = rows.map((r) =>
+      draft(
+        Events.TurnReceived,
+        ingress.TurnReceived.fromPartial({ messageId: r.message_id, conversationId: r.conversation_id, text: r.text!, source: 'chat', userState: 'ACTIVE' }),
+        { id: r.message_id, userId, occurredAt: r.received_at as Date, correlationId: r.message_id },
+      ),
+    );
+    const last = await bus.lastOnSubject('ingress', userId);
+    const appended = await bus.append('ingress', userId, drafts, last?.seq ?? 0);
+    // The projection applies the same values again: nothing changes, but wait for it.
+    expect(await waitForPosition(db, turnsProjection.name, bus.topology.subject('ingress', userId), appended.at(-1)!.seq, { timeoutMs: 60_000 })).toBe(true);
+    return rows;
+  }
+
+  const a = { userId: '', token: '' };
+  const b = { userId: '', token: '' };
+  const aConversations = [randomUUID(), randomUUID(), randomUUID()];
+  const bConversation = randomUUID();
+  const B_SECRET = `b-secret-${randomUUID()}`;
+  let aTurns: Insertable<TurnsTable>[] = [];
+
+  describe('a user with 10,000 chat turns, and another user', () => {
+    beforeAll(async () => {
+      Object.assign(a, await onboardedUser('Mina'));
+      Object.assign(b, await onboardedUser('Jun'));
+      memoriesOf.set(a.userId, [
+        record(a.userId, {}),
+        record(a.userId, { memoryKey: 'pref:food:sushi', memoryValue: 'like|sushi', type: 'PREFERENCE', status: 'SUPERSEDED', supersededBy: randomUUID() }),
+        record(a.userId, { memoryKey: 'fact:job', memoryValue: 'nurse', status: 'INVALID' }),
+      ]);
+      memoriesOf.set(b.userId, [record(b.userId, { memoryValue: B_SECRET })]);
+
+      const seedStart = performance.now();
+      aTurns = await seedTurns(a.userId, aConversations, TURNS, (i) => `message ${i} from mina about her day`);
+      await seedTurns(b.userId, [bConversation], 3, (i) => `${B_SECRET} ${i}`);
+      console.log(`seeded ${TURNS} turns (+ their TurnReceived events) in ${Math.round(performance.now() - seedStart)} ms`);
+      // A refused message of a CREATED user: kept out of the history, but held, so exported.
+      await db
+        .insertInto('turns')
+        .values({
+          message_id: randomUUID(),
+          user_id: a.userId,
+          conversation_id: aConversations[0]!,
+          text: 'hello before onboarding',
+          source: 'chat',
+          user_state: 'CREATED',
+          received_at: new Date(Date.parse('2026-10-01T00:00:00Z')),
+          assistant_message_id: randomUUID(),
+          assistant_text: 'finish onboarding first',
+          completed_at: new Date(Date.parse('2026-10-01T00:00:01Z')),
+          refused: true,
+          surfaced_memory_ids: JSON.stringify([]),
+        })
+        .execute();
+    }, 120_000);
+
+    it('leaves an AdminAccessed on the user for every admin read, shown in their timeline, and ignored by the projections', async () => {
+      // given: admin reads of a's data, and one of b's
+      const first = await call('GET', `/v1/admin/users/${a.userId}/timeline`, { token: admin.token });
+      const ret = await call('GET', `/v1/admin/users/${a.userId}/retention`, { token: admin.token });
+      const trail = await call('GET', `/v1/admin/turns/${aTurns[0]!.message_id}`, { token: admin.token });
+      const theirs = await call('GET', `/v1/admin/users/${b.userId}/timeline`, { token: admin.token });
+      expect([first.status, ret.status, trail.status, theirs.status]).toEqual([200, 200, 200, 200]);
+
+      // when
+      const second = await call('GET', `/v1/admin/users/${a.userId}/timeline`, { token: admin.token });
+
+      // then: the reads before this one, in order, readable, by this admin
+      const accesses = (second.body.events as any[]).filter((e) => e.type === Events.AdminAccessed.name);
+      expect(accesses.map((e) => [e.service, e.erased, e.payload.adminId, e.payload.route, e.payload.resource])).toEqual([
+        ['ingress', false, admin.userId, 'GET /v1/admin/users/{user_id}/timeline', 'timeline'],
+        ['ingress', false, admin.userId, 'GET /v1/admin/users/{user_id}/retention', 'retention'],
+        ['ingress', false, admin.userId, 'GET /v1/admin/turns/{message_id}', `turn:${aTurns[0]!.message_id}`],
+      ]);
+      for (const e of accesses) expect(Date.parse(e.payload.accessedAt)).toBe(Date.parse(e.occurred_at));
+      expect((second.body.events as any[]).every((e) => e.erased === false)).toBe(true);
+      // The turn trail is the turn's own events: the read of it is not one of them.
+      expect((trail.body.events as any[]).map((e) => e.type)).not.toContain(Events.AdminAccessed.name);
+      // Ingress's projections passed over them: the users projection is at the last one, and a change still applies.
+      const patched = await call('PATCH', '/v1/me/controls', { token: a.token, body: { proactive_messages_enabled: false } });
+      expect(patched).toMatchObject({ status: 200, body: { proactive_messages_enabled: false } });
+      expect((await call('GET', '/v1/admin/dead-letters', { token: admin.token })).body.dead_letters).toEqual([]);
+    });
+
+    it("exports everything held about the caller as one valid JSON document, in a few seconds, with nothing of another user's", async () => {
+      // when
+      const heapBefore = process.memoryUsage().heapUsed;
+      let heapPeak = heapBefore;
+      const sampler = setInterval(() => (heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed)), 5);
+      const started = performance.now();
+      const res = await fetch(`${hearth.url}/v1/me/export`, { headers: { authorization: `Bearer ${a.token}` } });
+      // Kept as bytes while it streams, so the heap figure is mostly the server's (plus these bytes).
+      const chunks: Uint8Array[] = [];
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) chunks.push(chunk);
+      const ms = performance.now() - started;
+      clearInterval(sampler);
+      const text = Buffer.concat(chunks).toString('utf8');
+      console.log(
+        `export of ${TURNS} turns: ${Math.round(ms)} ms, ${(text.length / 1e6).toFixed(1)} MB in ${chunks.length} network chunks; ` +
+          `heap peak +${((heapPeak - heapBefore) / 1e6).toFixed(1)} MB while streaming (server and client in this process)`,
+      );
+
+      // then: an attachment of valid JSON, in API.md order
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(res.headers.get('content-disposition')).toBe(`attachment; filename="hearth-export-${a.userId}.json"`);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      const doc = JSON.parse(text);
+      expect(Object.keys(doc)).toEqual(['exported_at', 'user', 'controls', 'relationship', 'conversations', 'memories', 'beliefs', 'uncertainties', 'trust', 'retention', 'admin_access']);
+      expect(ms).toBeLessThan(30_000);
+
+      // the caller's profile, controls, relationship, memories of every status, retention
+      expect(Date.parse(doc.exported_at)).toBeLessThanOrEqual(hearth.clock.now().getTime());
+      expect(doc.user).toMatchObject({ user_id: a.userId, user_state: 'ONBOARDING', answers: { preferred_name: 'Mina', suppressed_topics: ['POLITICS'] } });
+      expect(doc.controls).toEqual({ proactive_messages_enabled: false, mute_until: null, suppressed_topics: ['POLITICS'] });
+      expect(doc.relationship).toMatchObject({ relationship_stage: 'ACQUAINTANCE', rapport_score: 31, sessions_count: 4 });
+      expect(doc.memories.map((m: any) => m.status).sort()).toEqual(['ACTIVE', 'INVALID', 'SUPERSEDED']);
+      expect(doc.memories.find((m: any) => m.status === 'SUPERSEDED').superseded_by).toEqual(expect.any(String));
+      expect(listAsked).toContainEqual({ userId: a.userId, all: true });
+      expect(doc.retention).toMatchObject({ user_id: a.userId, backoff_multiplier: 2 });
+      expect(doc.beliefs).toEqual({ nodes: [], conflicts: [], challenges: [] });
+      expect(doc.uncertainties).toEqual([]);
+      expect(doc.trust).toEqual({ actors: [], outcomes: [], feedback: [] });
+
+      // every message of every conversation, oldest first, the refused turn included
+      expect(doc.conversations.map((c: any) => c.conversation_id)).toEqual([...aConversations].sort());
+      const messages = doc.conversations.flatMap((c: any) => c.messages);
+      expect(messages).toHaveLength(2 * TURNS + 2);
+      for (const c of doc.conversations) {
+        const times = c.messages.map((m: any) => Date.parse(m.created_at));
+        expect(times).toEqual([...times].sort((x, y) => x - y));
+      }
+      expect(new Set(messages.map((m: any) => m.message_id)).size).toBe(messages.length);
+      expect(messages.filter((m: any) => m.refused).map((m: any) => m.text)).toEqual(['hello before onboarding', 'finish onboarding first']);
+      const last = aTurns.at(-1)!;
+      expect(messages).toContainEqual({ message_id: last.message_id, role: 'user', source: 'chat', text: last.text, created_at: (last.received_at as Date).toISOString() });
+
+      // the admin reads of this user's data, and only those
+      expect(doc.admin_access.map((x: any) => x.resource)).toEqual(['timeline', 'retention', `turn:${aTurns[0]!.message_id}`, 'timeline']);
+      expect(doc.admin_access[0]).toEqual({
+        event_id: expect.any(String),
+        admin_id: admin.userId,
+        route: 'GET /v1/admin/users/{user_id}/timeline',
+        resource: 'timeline',
+        accessed_at: expect.any(String),
+      });
+
+      // nothing of the other user
+      expect(text).not.toContain(b.userId);
+      expect(text).not.toContain(bConversation);
+      expect(text).not.toContain(B_SECRET);
+      expect(text).not.toContain('Jun');
+    }, 60_000);
+
+    it('closes the connection when reading fails after the export started, and logs it: a cut body is never valid JSON', async () => {
+      // given: the turns table locked, so the export stops at its first page (its failure is logged on purpose)
+      const logger = hearth.contexts.get('ingress')!.logger;
+      const error = logger.error;
+      const logged: unknown[][] = [];
+      logger.error = ((...args: unknown[]) => {
+        logged.push(args);
+        return (error as (...a: unknown[]) => void).apply(logger, args);
+      }) as typeof logger.error;
+      const schema = hearth.contexts.get('ingress')!.schema;
+      const locker = new pg.Client({ connectionString: dbUrl });
+      await locker.connect();
+      try {
+        await locker.query('BEGIN');
+        await locker.query(`LOCK TABLE "${schema}".turns IN ACCESS EXCLUSIVE MODE`);
+        const res = await fetch(`${hearth.url}/v1/me/export`, { headers: { authorization: `Bearer ${a.token}` } });
+        expect(res.status).toBe(200);
+        const reader = res.body!.getReader();
+        const head = new TextDecoder().decode((await reader.read()).value);
+        expect(head).toMatch(/^\{"exported_at":"[^"]+","user":\{/);
+
+        // when: the page query fails
+        const blocked = await waitFor(
+          async () =>
+            (await locker.query(`SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%"turns"%' AND pid <> pg_backend_pid()`)).rows[0]?.pid as
+              | number
+              | undefined,
+          { what: 'the export to wait for the lock' },
+        );
+        await locker.query('SELECT pg_cancel_backend($1)', [blocked]);
+
+        // then: the body ends in an error, not in a valid document
+        let rest = head;
+        const ended = (async () => {
+          for (;;) {
+            const r = await reader.read();
+            if (r.done) return;
+            rest += new TextDecoder().decode(r.value);
+          }
+        })();
+        await expect(ended).rejects.toThrow();
+        expect(() => JSON.parse(rest)).toThrow();
+        await waitFor(async () => logged.some(([obj, msg]) => String(msg).includes('export failed') && (obj as { userId?: string }).userId === a.userId), {
+          what: 'the failure to be logged',
+        });
+      } finally {
+        await locker.query('ROLLBACK').catch(() => undefined);
+        await locker.end();
+        logger.error = error;
+      }
+    });
+  });
+
+  it('answers 404 to a caller with no profile and 401 without a token, without reading any data', async () => {
+    const ghost = await devToken(randomUUID());
+    expect(await call('GET', '/v1/me/export', { token: ghost.token })).toMatchObject({ status: 404, body: { error: { code: 'USER_NOT_FOUND' } } });
+    expect(await call('GET', '/v1/me/export')).toMatchObject({ status: 401, body: { error: { code: 'UNAUTHENTICATED' } } });
+  });
+
+  it('answers 503, an error body and no document, when a service the export reads fails', async () => {
+    const { token, userId } = await onboardedUser('Sora');
+    failMemoriesFor.add(userId);
+
+    const r = await call('GET', '/v1/me/export', { token });
+
+    expect(r).toMatchObject({ status: 503, body: { error: { code: 'UNAVAILABLE' } } });
+    expect(r.headers.get('content-disposition')).toBeNull();
+  });
+
+  it('records no trail for a timeline of an id that never was a user', async () => {
+    const nobody = randomUUID();
+    const r = await call('GET', `/v1/admin/users/${nobody}/timeline`, { token: admin.token });
+    expect(r).toMatchObject({ status: 200, body: { events: [] } });
+    expect(await bus.lastOnSubject('ingress', nobody)).toBeNull();
+  });
+});
