@@ -2,8 +2,9 @@
 // or a subset. Configuration comes from the environment (see libs/host config).
 import { Command, InvalidArgumentError } from 'commander';
 import { SERVICE_NAMES, type ServiceName } from '@hearth/bus';
-import { runHearth } from '@hearth/host';
+import { loadHostConfig, runHearth } from '@hearth/host';
 import { ALL_SERVICES } from '../services/registry.js';
+import { resetLocalData } from './lib/reset.js';
 
 function parseServices(value: string): ServiceName[] {
   const names = value
@@ -28,12 +29,21 @@ const program = new Command('hearth')
   .description('Run Hearth services in one process')
   .option('-s, --services <list>', 'comma-separated services to run', parseServices, [...SERVICE_NAMES])
   .option('-p, --port <port>', 'HTTP port (overrides PORT; 0 picks a free one)', parsePort)
+  .option('--reset', "first delete the namespace's streams, key buckets and database (dev/test only)", false)
   .parse();
 
-const opts = program.opts<{ services: ServiceName[]; port?: number }>();
+const opts = program.opts<{ services: ServiceName[]; port?: number; reset: boolean }>();
 const services = ALL_SERVICES.filter((s) => opts.services.includes(s.name));
 
 try {
+  if (opts.reset) {
+    const r = await resetLocalData(loadHostConfig());
+    process.stdout.write(
+      `reset: deleted ${r.streams.length} streams/buckets (${r.streams.join(', ') || 'none'})` +
+        (r.pgliteDir ? `, the PGlite directory ${r.pgliteDir}` : `, ${r.schemas.length} schemas (${r.schemas.join(', ') || 'none'})`) +
+        '\n',
+    );
+  }
   const hearth = await runHearth({ services, port: opts.port, installSignalHandlers: true });
   if (services.some((s) => s.name === 'ingress')) {
     // For a person at a terminal: where it is and a first request to try.

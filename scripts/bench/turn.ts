@@ -1,10 +1,13 @@
 // The benchmark of one chat turn through the real HTTP API, with the raw
 // JetStream and Postgres costs measured in the same run, side by side.
 //
-//   pnpm bench:turn [--concurrency 8] [--turns 400] [--warmup 40] [--users N] [--url BASE] [--json FILE]
+//   pnpm bench:turn [--concurrency 8] [--turns 400] [--warmup 40] [--users N] [--url BASE] [--json FILE] [--no-encryption-compare]
 //
 // Without --url it starts every Hearth service in this process under a fresh
-// namespace, and removes that namespace's streams and schemas at the end.
+// namespace, and removes that namespace's streams and schemas at the end. It
+// first runs the same turns on a Hearth with EVENT_ENCRYPTION=off (its own
+// namespace), so the report gives what sealing every payload costs, measured in
+// the same run.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import inspector from 'node:inspector/promises';
@@ -38,6 +41,7 @@ interface Options {
   url?: string;
   json?: string;
   cpuProf?: string;
+  encryptionCompare: boolean;
 }
 
 function loopbackUrl(value: string): string {
@@ -67,6 +71,7 @@ const program = new Command('bench:turn')
   .option('--url <base>', 'bench a Hearth already running there instead of starting one in this process', loopbackUrl)
   .option('--json <file>', 'also write the results as JSON')
   .option('--cpu-prof <file>', 'write a V8 CPU profile of this process during the measured turns (.cpuprofile)')
+  .option('--no-encryption-compare', 'skip the run with EVENT_ENCRYPTION=off that prices payload encryption')
   .parse();
 
 const opts = program.opts<Options>();
@@ -154,7 +159,7 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) 
   return out;
 }
 
-/** Deletes the namespace's streams (`<NS>_*`) and its clock's KV bucket stream. */
+/** Deletes the namespace's streams (`<NS>_*`) and its KV buckets (clock, data keys, rate limits). */
 async function deleteStreams(natsUrl: string, namespace: string): Promise<string[]> {
   const nc = await connect({ servers: natsUrl.split(','), name: 'hearth-bench-cleanup' });
   try {
@@ -162,7 +167,7 @@ async function deleteStreams(natsUrl: string, namespace: string): Promise<string
     const prefix = `${namespace}_`.toUpperCase();
     const doomed: string[] = [];
     for await (const name of jsm.streams.names()) {
-      if (name.startsWith(prefix) || name === `KV_${namespace}_clock`) doomed.push(name);
+      if (name.startsWith(prefix) || name.startsWith(`KV_${namespace}_`)) doomed.push(name);
     }
     for (const name of doomed) await jsm.streams.delete(name);
     return doomed;
@@ -186,6 +191,94 @@ function describeDatabase(): { kind: 'postgres' | 'pglite'; text: string } {
   return { kind: 'postgres', text: `Postgres ${u.hostname}:${u.port || 5432}${u.pathname} (DATABASE_URL)` };
 }
 
+/** The environment of an in-process Hearth for the bench: dev tokens, no rate limits. */
+function benchEnv(namespace: string, encryption: 'on' | 'off'): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    HEARTH_ENV: 'dev',
+    HEARTH_NAMESPACE: namespace,
+    EVENT_ENCRYPTION: encryption,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_CHAT_PER_MINUTE: '0',
+    RATE_LIMIT_CHAT_BURST: '0',
+    RATE_LIMIT_PER_MINUTE: '0',
+    RATE_LIMIT_ANON_PER_MINUTE: '0',
+  };
+}
+
+/** One arm of the encryption comparison: throughput, latency and this process's CPU per turn. */
+interface EncryptionArm {
+  encryption: 'on' | 'off';
+  namespace: string;
+  turns: number;
+  errors: number;
+  perSec: number;
+  latencyMs: ReturnType<typeof summarize>;
+  cpuMsPerTurn: number;
+}
+
+function measuredArm(encryption: 'on' | 'off', namespace: string, run: TurnRun, cpuMsPerTurn: number): EncryptionArm {
+  return {
+    encryption,
+    namespace,
+    turns: run.done,
+    errors: run.errors,
+    perSec: perSecond(run.latencies.length, run.wallMs),
+    latencyMs: summarize(run.latencies),
+    cpuMsPerTurn,
+  };
+}
+
+/** The same turns on a Hearth with EVENT_ENCRYPTION=off, in a namespace of its own, removed afterwards. */
+async function unencryptedArm(users: number): Promise<EncryptionArm> {
+  const namespace = `bench_${randomBytes(4).toString('hex')}`;
+  log(`encryption comparison: the same turns with EVENT_ENCRYPTION=off first (namespace ${namespace})`);
+  const h = await runHearth({ services: ALL_SERVICES, port: 0, env: benchEnv(namespace, 'off') });
+  try {
+    const client = new ApiClient(h.url);
+    const setup = await mapLimit(Array.from({ length: users }), Math.min(users, 16), () => client.setupUser());
+    await runTurns(client, setup, opts.warmup, opts.concurrency);
+    await waitForQuiet(h.bus.jsm, namespace);
+    const cpu0 = process.cpuUsage();
+    const progress = createProgress(opts.turns, 'measured turns, encryption off');
+    const run = await runTurns(client, setup, opts.turns, opts.concurrency, (errors) => progress.tick(errors));
+    progress.stop();
+    const cpu = process.cpuUsage(cpu0);
+    return measuredArm('off', namespace, run, (cpu.user + cpu.system) / 1000 / Math.max(1, run.done));
+  } finally {
+    if (describeDatabase().kind === 'pglite' && !env.PGLITE_DIR.startsWith('memory://')) {
+      await withTimeout('dropping PGlite schemas', dropSchemas(h.database.pool, namespace));
+    }
+    await withTimeout('stopping the unencrypted Hearth', h.stop());
+    await withTimeout('deleting streams', deleteStreams(env.NATS_URL, namespace));
+    if (env.DATABASE_URL) {
+      const c = new pg.Client({ connectionString: env.DATABASE_URL });
+      await c.connect();
+      try {
+        await dropSchemas(c, namespace);
+      } finally {
+        await c.end();
+      }
+    }
+  }
+}
+
+function pct(on: number, off: number): string {
+  const d = ((on - off) / off) * 100;
+  return `${d >= 0 ? '+' : ''}${d.toFixed(1)} %`;
+}
+
+function renderEncryption(off: EncryptionArm, on: EncryptionArm): string {
+  const row = (a: EncryptionArm) =>
+    `  ${a.encryption.padEnd(4)} ${a.perSec.toFixed(1).padStart(7)} turns/s   p50 ${a.latencyMs.p50.toFixed(1).padStart(7)} ms   p99 ${a.latencyMs.p99.toFixed(1).padStart(7)} ms   CPU ${a.cpuMsPerTurn.toFixed(2)} ms/turn   errors ${a.errors}`;
+  return [
+    'Event encryption (same run; off measured first, each after its own warmup)',
+    row(off),
+    row(on),
+    `  cost of sealing: throughput ${pct(on.perSec, off.perSec)}, p50 ${pct(on.latencyMs.p50, off.latencyMs.p50)}, p99 ${pct(on.latencyMs.p99, off.latencyMs.p99)}, CPU/turn ${pct(on.cpuMsPerTurn, off.cpuMsPerTurn)}`,
+  ].join('\n');
+}
+
 async function main(): Promise<number> {
   const namespace = `bench_${randomBytes(4).toString('hex')}`;
   const users = opts.users ?? opts.concurrency;
@@ -193,25 +286,14 @@ async function main(): Promise<number> {
   let hearth: HearthProcess | undefined;
   let counter: QueryCounter | undefined;
   let ownPglite: Database | undefined;
+  let offArm: EncryptionArm | undefined;
   try {
     let url = opts.url;
     if (!url) {
       log(`starting Hearth in this process: namespace ${namespace}, ${database.text}, NATS ${env.NATS_URL}`);
-      hearth = await runHearth({
-        services: ALL_SERVICES,
-        port: 0,
-        // The bench drives many users from one address; dev tokens and no rate limits.
-        env: {
-          ...process.env,
-          HEARTH_ENV: 'dev',
-          HEARTH_NAMESPACE: namespace,
-          LOG_LEVEL: 'warn',
-          RATE_LIMIT_CHAT_PER_MINUTE: '0',
-          RATE_LIMIT_CHAT_BURST: '0',
-          RATE_LIMIT_PER_MINUTE: '0',
-          RATE_LIMIT_ANON_PER_MINUTE: '0',
-        },
-      });
+      if (opts.encryptionCompare) offArm = await unencryptedArm(users);
+      // The bench drives many users from one address; dev tokens and no rate limits.
+      hearth = await runHearth({ services: ALL_SERVICES, port: 0, env: benchEnv(namespace, 'on') });
       url = hearth.url;
       counter = new QueryCounter(hearth.database.pool);
     }
@@ -324,8 +406,10 @@ async function main(): Promise<number> {
     };
     const result: BenchResult = { ...partial, interpretation: interpretation(partial) };
     process.stdout.write(`${renderReport(result)}\n`);
+    const onArm = offArm ? measuredArm('on', namespace, run, usage.cpuMsPerTurn) : undefined;
+    if (offArm && onArm) process.stdout.write(`\n${renderEncryption(offArm, onArm)}\n`);
     if (opts.json) {
-      await writeFile(opts.json, `${JSON.stringify(result, null, 2)}\n`);
+      await writeFile(opts.json, `${JSON.stringify({ ...result, encryption: offArm && onArm ? { off: offArm, on: onArm } : undefined }, null, 2)}\n`);
       log(`results written to ${opts.json}`);
     }
     if (interrupted) log('interrupted: the figures above cover only the turns that ran');
