@@ -23,25 +23,27 @@ const CANARY = `zorb${randomBytes(4).toString('hex').replace(/\d/g, (d) => 'ghij
 const Canary = CANARY[0]!.toUpperCase() + CANARY.slice(1);
 const has = (text: string) => text.toLowerCase().includes(CANARY);
 
-describe('DELETE /v1/me: erasure by crypto-shredding (scripts/start, Postgres)', () => {
+describe.each(['postgres', 'pglite'] as const)('DELETE /v1/me: erasure by crypto-shredding (scripts/start, %s)', (mode) => {
   let hearth: RunningHearth;
   let anon: HearthClient;
   let admin: HearthClient;
   let bus: Bus;
-  let database: Database;
+  /** Postgres: the test server, open throughout. PGlite: opened once Hearth stopped (single-process). */
+  let database: Database | undefined;
 
   beforeAll(async () => {
-    hearth = await startHearth({ mode: 'all', database: 'postgres', env: { LOG_LEVEL: 'debug' }, keepAllOutput: true });
+    hearth = await startHearth({ mode: 'all', database: mode, env: { LOG_LEVEL: 'debug' }, keepAllOutput: true });
     anon = new HearthClient(hearth.url);
     admin = await anon.as({ admin: true });
     bus = await Bus.connect({ url: await natsUrl(), name: 'erasure-e2e', namespace: hearth.namespace, logger: silent, encryption: { kek: LocalKek.forDevelopment(hearth.namespace) } });
-    database = await openDatabase({ url: await databaseUrl() });
+    if (mode === 'postgres') database = await openDatabase({ url: await databaseUrl() });
   });
 
   afterAll(async () => {
     await bus?.close();
     await database?.close();
     await hearth?.stop();
+    await hearth?.cleanup();
   });
 
   /** Every message of every stream and key bucket of the namespace, raw as the server keeps it. */
@@ -64,7 +66,7 @@ describe('DELETE /v1/me: erasure by crypto-shredding (scripts/start, Postgres)',
   }
 
   /** Every row of every table of the namespace's schemas, as JSON text. */
-  async function tableTexts(): Promise<{ table: string; row: string }[]> {
+  async function tableTexts(database: Database): Promise<{ table: string; row: string }[]> {
     const tables = await sql<{ table_schema: string; table_name: string }>`
       select table_schema, table_name from information_schema.tables
       where table_schema like ${`${hearth.namespace}\\_%`} and table_type = 'BASE TABLE'`.execute(database.root);
@@ -128,7 +130,7 @@ describe('DELETE /v1/me: erasure by crypto-shredding (scripts/start, Postgres)',
     expect(has(JSON.stringify(exported.body))).toBe(true);
     const timelineBefore = await admin.call('GET', `/v1/admin/users/${victim.userId}/timeline`);
     expect(has(JSON.stringify(timelineBefore.body))).toBe(true);
-    expect((await tableTexts()).some((t) => has(t.row))).toBe(true);
+    if (database) expect((await tableTexts(database)).some((t) => has(t.row))).toBe(true);
     expect((await streamTexts()).filter((m) => has(m.text))).toEqual([]);
     expect((await readable(victim.userId!)).some((e) => has(Buffer.from(e.payload).toString('utf8')))).toBe(true);
 
@@ -154,7 +156,7 @@ describe('DELETE /v1/me: erasure by crypto-shredding (scripts/start, Postgres)',
 
     // After: nowhere — stream messages, tables of every schema, dead letters, logs.
     expect((await streamTexts()).filter((m) => has(m.text))).toEqual([]);
-    expect((await tableTexts()).filter((t) => has(t.row))).toEqual([]);
+    if (database) expect((await tableTexts(database)).filter((t) => has(t.row))).toEqual([]);
     const dead = (await admin.call('GET', '/v1/admin/dead-letters')).body.dead_letters;
     expect(dead.filter((d: { user_id: string }) => d.user_id === victim.userId)).toEqual([]);
     const victimEvents = await readable(victim.userId!);
@@ -173,14 +175,6 @@ describe('DELETE /v1/me: erasure by crypto-shredding (scripts/start, Postgres)',
     expect(bystanderAfter.body.memories).toEqual(bystanderBefore.body.memories);
     expect((await bystander.say(randomUUID(), 'still here?')).status).toBe(200);
 
-    // Replay still equals live, every projection of every service.
-    for (const s of ALL_SERVICES) {
-      for (const p of s.projections) {
-        const report = await replayProjection({ bus, database, service: s.name, schema: schemaFor(hearth.namespace, s.name), projection: p, migrations: s.migrations });
-        expect([`${s.name}/${p.name}`, report.equal, report.tables.filter((t) => t.onlyLive + t.onlyReplay > 0)]).toEqual([`${s.name}/${p.name}`, true, []]);
-      }
-    }
-
     // A new start: a new, empty user, who can onboard and chat again.
     expect((await victim.call('POST', '/v1/me')).status).toBe(200);
     const fresh = await victim.call('GET', '/v1/me');
@@ -192,8 +186,22 @@ describe('DELETE /v1/me: erasure by crypto-shredding (scripts/start, Postgres)',
     expect((await victim.call('PUT', '/v1/me/onboarding', { ...{ preferred_name: 'Mina', age_band: '25-34', country_or_region: 'KR', occupation_category: 'working', client_timezone: 'Asia/Seoul', proactive_messages_enabled: true, suppressed_topics: [] } })).status).toBe(200);
     expect((await victim.say(randomUUID(), 'hello again')).status).toBe(200);
 
-    // Logs last: nothing the process printed, at debug level, quotes the canary.
+    // Logs: nothing the process printed, at debug level, quotes the canary.
     const lines = hearth.output().split('\n').filter((l) => has(l));
     expect(lines).toEqual([]);
-  }, 120_000);
+
+    if (mode === 'pglite') {
+      // The embedded database is the process's own: read it once Hearth stopped.
+      await hearth.stop({ keepData: true });
+      database = await openDatabase({ pgliteDir: hearth.pgliteDir! });
+      expect((await tableTexts(database)).filter((t) => has(t.row))).toEqual([]);
+    }
+    // Replay still equals live, every projection of every service.
+    for (const s of ALL_SERVICES) {
+      for (const p of s.projections) {
+        const report = await replayProjection({ bus, database: database!, service: s.name, schema: schemaFor(hearth.namespace, s.name), projection: p, migrations: s.migrations });
+        expect([`${s.name}/${p.name}`, report.equal, report.tables.filter((t) => t.onlyLive + t.onlyReplay > 0)]).toEqual([`${s.name}/${p.name}`, true, []]);
+      }
+    }
+  }, 150_000);
 });

@@ -23,8 +23,16 @@ export interface RunningHearth {
   namespace: string;
   /** Output of every process so far, for failure messages. */
   output(): string;
-  /** SIGTERM to every process; resolves with their exit codes. */
-  stop(): Promise<(number | null)[]>;
+  /** The embedded database's directory (database: pglite). */
+  pgliteDir?: string;
+  /**
+   * SIGTERM to every process; resolves with their exit codes. Then deletes the
+   * namespace's streams and schemas (or PGlite directory), unless `keepData`:
+   * a test reads them after the stop (PGlite is single-process), then calls `cleanup`.
+   */
+  stop(opts?: { keepData?: boolean }): Promise<(number | null)[]>;
+  /** Deletes the namespace's streams and schemas (or PGlite directory); idempotent. */
+  cleanup(): Promise<void>;
 }
 
 interface Proc {
@@ -113,11 +121,18 @@ export async function startHearth(opts: StartOptions): Promise<RunningHearth> {
     for (const p of procs) p.child.kill('SIGKILL');
     throw new Error(`${(err as Error).message}\n${output()}`, { cause: err });
   }
+  const cleanup = async (): Promise<void> => {
+    await cleanupNamespace(nats, namespace).catch(() => undefined);
+    if (opts.database === 'postgres') await dropSchemas(env.DATABASE_URL!, namespace).catch(() => undefined);
+    if (pgliteDir) await rm(pgliteDir, { recursive: true, force: true });
+  };
   return {
     url,
     namespace,
     output,
-    async stop() {
+    pgliteDir,
+    cleanup,
+    async stop(stopOpts = {}) {
       for (const p of procs) p.child.kill('SIGTERM');
       const codes = await Promise.all(
         procs.map(async (p) => {
@@ -128,9 +143,7 @@ export async function startHearth(opts: StartOptions): Promise<RunningHearth> {
         }),
       );
       for (const p of procs) if (p.child.exitCode === null) p.child.kill('SIGKILL');
-      await cleanupNamespace(nats, namespace).catch(() => undefined);
-      if (opts.database === 'postgres') await dropSchemas(env.DATABASE_URL!, namespace).catch(() => undefined);
-      if (pgliteDir) await rm(pgliteDir, { recursive: true, force: true });
+      if (!stopOpts.keepData) await cleanup();
       return codes;
     },
   };
