@@ -153,6 +153,14 @@ describe('memory through the HTTP API (scripts/start, Postgres)', () => {
     expect((await me.call('GET', '/v1/me/memories')).body.memories).toEqual([]);
     expect((await stranger.call('GET', '/v1/me/memories')).body.memories).toEqual([]);
     expect((await me.call('GET', '/v1/me/memories?status=bogus')).status).toBe(422);
+    // Key and status stay; the value is gone from every API, the admin's included.
+    const all = (await me.call('GET', '/v1/me/memories?status=all')).body.memories as MemoryBody[];
+    expect(all.find((m) => m.memory_id === nurse!.memory_id)).toMatchObject({ memory_key: nurse!.memory_key, status: 'INVALID', memory_value: null });
+    const admin = await anon.as({ admin: true });
+    const events = (await admin.call('GET', `/v1/admin/users/${me.userId}/timeline`)).body.events as { type: string; payload: { memoryId?: string } | null }[];
+    const recorded = events.filter((e) => e.type === 'hearth.memory.v1.MemoryRecorded' && e.payload?.memoryId === nurse!.memory_id);
+    expect(recorded).toEqual([expect.objectContaining({ payload: expect.objectContaining({ memoryValue: null, valueForgotten: true }) })]);
+    expect(JSON.stringify(recorded)).not.toContain(nurse!.memory_value!);
   });
 
   it('"don\'t bring this topic up again" adds the topic to the user\'s suppressed topics', async () => {

@@ -143,3 +143,39 @@ function arrayOf(value: unknown): unknown[] {
 function stringOf(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
+
+/**
+ * What the admin API shows of memories the user deleted or had invalidated: key
+ * and status stay, the value does not (issue 14). The log keeps the recorded
+ * value (sealed with the user's key); every admin read hides it wherever a
+ * payload names the memory with its value: MemoryRecorded (and its embedding
+ * and embedded text), write-back candidates, the memories a turn retrieved.
+ * The user's own message that stated it stays, as in the history; a recorded
+ * LLM prompt that quoted it does too.
+ */
+export function withoutForgottenValues(events: readonly AuditEvent[]): AuditEvent[] {
+  const forgotten = new Set<string>();
+  for (const e of events) {
+    if (e.type === Events.MemoriesInvalidated.name && e.payload) {
+      for (const id of (e.payload as { memoryIds?: string[] }).memoryIds ?? []) forgotten.add(id);
+    }
+  }
+  if (forgotten.size === 0) return [...events];
+  return events.map((e) => (e.payload ? { ...e, payload: forget(e.payload, forgotten) } : e));
+}
+
+/** A copy of a payload (protobuf JSON) with the value of each forgotten memory it names removed. */
+function forget(value: unknown, forgotten: ReadonlySet<string>): unknown {
+  if (Array.isArray(value)) return value.map((v) => forget(v, forgotten));
+  if (value === null || typeof value !== 'object') return value;
+  const o = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) out[k] = forget(v, forgotten);
+  if (typeof o.memoryId === 'string' && forgotten.has(o.memoryId) && 'memoryValue' in o) {
+    out.memoryValue = null;
+    out.valueForgotten = true;
+    delete out.embedding;
+    delete out.embeddingText;
+  }
+  return out;
+}

@@ -1,7 +1,7 @@
 import { Events } from '@hearth/events';
 import type { StoredEvent } from '@hearth/bus';
 import { ingress } from '@hearth/proto';
-import { auditEventOf, belongsToTurn, buildTurnTrail, REFUSED_OUTCOME, type AuditEvent } from './audit.js';
+import { auditEventOf, belongsToTurn, buildTurnTrail, REFUSED_OUTCOME, withoutForgottenValues, type AuditEvent } from './audit.js';
 
 const MESSAGE = '5d1c3a2e-0b6f-4a59-9c1e-7f2a8d4b6c10';
 const turn = { messageId: MESSAGE, userId: 'u1', conversationId: 'c1' };
@@ -154,5 +154,25 @@ describe('auditEventOf', () => {
       payload: null,
       erased: true,
     });
+  });
+});
+
+describe('withoutForgottenValues', () => {
+  const ev = (type: string, payload: unknown) => ({ type, event_id: type, occurred_at: '2026-11-25T00:00:00.000Z', service: 'memory', causation_id: '', correlation_id: '', payload, erased: false });
+
+  it('hides the value of an invalidated memory wherever a payload names it, and nothing else', () => {
+    const events = [
+      ev('hearth.memory.v1.MemoryRecorded', { memoryId: 'm1', memoryKey: 'pref:food:sushi', memoryValue: 'like|sushi', embedding: [0.1], embeddingText: 'sushi' }),
+      ev('hearth.memory.v1.MemoryRecorded', { memoryId: 'm2', memoryKey: 'fact:current_city', memoryValue: 'seoul' }),
+      ev('hearth.orchestrator.v1.TurnCompleted', { retrieved: [{ memoryId: 'm1', memoryValue: 'like|sushi' }, { memoryId: 'm2', memoryValue: 'seoul' }] }),
+      ev('hearth.memory.v1.TurnMemoryWritten', { candidates: [{ memoryId: 'm1', memoryKey: 'pref:food:sushi', memoryValue: 'like|sushi' }] }),
+      ev('hearth.memory.v1.MemoriesInvalidated', { memoryIds: ['m1'], reason: 'delete_api' }),
+    ];
+    const out = withoutForgottenValues(events);
+    expect(JSON.stringify(out)).not.toContain('like|sushi');
+    expect(out[0]!.payload).toEqual({ memoryId: 'm1', memoryKey: 'pref:food:sushi', memoryValue: null, valueForgotten: true });
+    expect(out[1]).toEqual(events[1]);
+    expect((out[2]!.payload as { retrieved: unknown[] }).retrieved[1]).toEqual({ memoryId: 'm2', memoryValue: 'seoul' });
+    expect(withoutForgottenValues(events.slice(0, 4))).toEqual(events.slice(0, 4));
   });
 });

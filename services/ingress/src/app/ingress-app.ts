@@ -35,7 +35,7 @@ import { applyControlsPatch, controlsToEvent, DEFAULT_CONTROLS, sameControls, ty
 import { KeyedQueue } from '../users/keyed-queue.js';
 import { decideCreateUser, decideOnboarding, decideTurn, stateAfterTurn, type TurnCommand, type UserSnapshot, type UserState } from '../users/user.js';
 import { adminAccessedDraft, ADMIN_RESOURCES, type AdminReader } from './admin-access.js';
-import { auditEventOf, belongsToTurn, buildTurnTrail, type AuditEvent, type TimelineEvent, type TurnTrail } from './audit.js';
+import { auditEventOf, belongsToTurn, buildTurnTrail, withoutForgottenValues, type AuditEvent, type TimelineEvent, type TurnTrail } from './audit.js';
 import { adminAccessPages, conversationPages, exportDocument } from './export.js';
 import { jsonChunks } from './json-stream.js';
 import { createErasures } from './erasure.js';
@@ -577,7 +577,7 @@ export function createIngressApp(deps: IngressDeps) {
       }
     }
     events.sort((a, b) => a.occurred_at.localeCompare(b.occurred_at) || a.order - b.order || a.seq - b.seq);
-    return events.map(({ seq: _s, order: _o, ...e }) => e);
+    return withoutForgottenValues(events.map(({ seq: _s, order: _o, ...e }) => e));
   }
 
   async function assertConversationOwner(userId: string, conversationId: string): Promise<void> {
