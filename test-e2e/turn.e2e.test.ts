@@ -6,7 +6,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { Bus } from '@hearth/bus';
+import { Bus, LocalKek } from '@hearth/bus';
 import { schemaFor } from '@hearth/host';
 import { openDatabase, replayProjection } from '@hearth/store';
 import { databaseUrl, natsUrl } from '@hearth/testing';
@@ -31,10 +31,11 @@ describe('a turn through the HTTP API (scripts/start, Postgres)', () => {
     expect(codes).toEqual([0]);
   });
 
+  /** The user's events, less the admin's own reads of them (each read is recorded: AdminAccessed). */
   async function timeline(userId: string): Promise<any[]> {
     const r = await admin.call('GET', `/v1/admin/users/${userId}/timeline`);
     expect(r.status).toBe(200);
-    return r.body.events;
+    return r.body.events.filter((e: { type: string }) => e.type !== 'hearth.ingress.v1.AdminAccessed');
   }
 
   it('serves health, readiness, metrics and docs', async () => {
@@ -302,7 +303,7 @@ describe('a turn through the HTTP API (scripts/start, Postgres)', () => {
     });
     expect(res.status).toBe(200);
     const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
-    const bus = await Bus.connect({ url: await natsUrl(), name: 'e2e-trace', namespace: hearth.namespace, logger: silent });
+    const bus = await Bus.connect({ url: await natsUrl(), name: 'e2e-trace', namespace: hearth.namespace, logger: silent, encryption: { kek: LocalKek.forDevelopment(hearth.namespace) } });
     try {
       const traces: Record<string, string | undefined> = {};
       for (const service of ['ingress', 'router', 'orchestrator'] as const) {
@@ -330,7 +331,7 @@ describe('a turn through the HTTP API (scripts/start, Postgres)', () => {
   it('replays every projection of every service equal to its live rows', async () => {
     await new Promise((r) => setTimeout(r, 500));
     const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
-    const bus = await Bus.connect({ url: await natsUrl(), name: 'e2e-replay', namespace: hearth.namespace, logger: silent });
+    const bus = await Bus.connect({ url: await natsUrl(), name: 'e2e-replay', namespace: hearth.namespace, logger: silent, encryption: { kek: LocalKek.forDevelopment(hearth.namespace) } });
     const database = await openDatabase({ url: await databaseUrl() });
     try {
       const results: [string, boolean, number][] = [];
@@ -352,22 +353,25 @@ describe('a turn through the HTTP API (scripts/start, Postgres)', () => {
         ['ingress/personas', true],
         ['ingress/turns', true],
         ['ingress/app-opens', true],
+        ['ingress/erasures', true],
         ['orchestrator/profiles', true],
         ['orchestrator/personas', true],
         ['orchestrator/turns', true],
         ['memory/memories', true],
         ['retention/retention', true],
       ]);
-      for (const [, , events] of results) expect(events).toBeGreaterThan(0);
+      // Nobody was erased in this run: the erasures projection has nothing to replay.
+      for (const [name, , events] of results) if (name !== 'ingress/erasures') expect(events).toBeGreaterThan(0);
     } finally {
       await bus.close();
       await database.close();
     }
   });
 
-  it("replays every recorded routing and relationship decision through today's deciders (pnpm audit:replay): none differs", async () => {
+  it("replays every recorded routing, relationship, persona-constraint, plan, gate and memory write-back decision through today's deciders (pnpm audit:replay): none differs", async () => {
     const out = join(await mkdtemp(join(tmpdir(), 'audit-')), 'audit.json');
-    const env = { ...process.env, NODE_OPTIONS: '', HEARTH_NAMESPACE: hearth.namespace, NATS_URL: await natsUrl() };
+    // HEARTH_ENV as Hearth ran: its development KEK opens the payloads.
+    const env = { ...process.env, NODE_OPTIONS: '', HEARTH_ENV: 'test', HEARTH_NAMESPACE: hearth.namespace, NATS_URL: await natsUrl() };
     const run = await promisify(execFile)('node', ['--import', 'tsx', 'scripts/audit-replay.ts', '--json', out, '--fail-on-change'], {
       cwd: resolve(import.meta.dirname, '..'),
       env,
@@ -377,5 +381,11 @@ describe('a turn through the HTTP API (scripts/start, Postgres)', () => {
     expect(report).toMatchObject({ service: 'all', differing_decisions: 0, differing: [] });
     expect(report.decisions_by_decider.router).toBeGreaterThan(3);
     expect(report.decisions_by_decider['orchestrator.relationship']).toBeGreaterThan(0);
+    // Every reply: its constraints and gates; a chat reply's plan; its write-back (those done by now).
+    const replies = report.decisions_by_decider['orchestrator.gates'];
+    expect(replies).toBeGreaterThan(3);
+    expect(report.decisions_by_decider['orchestrator.constraints']).toBe(replies);
+    expect(report.decisions_by_decider['orchestrator.plan']).toBeGreaterThan(0);
+    expect(report.decisions_by_decider.memory).toBeGreaterThan(3);
   });
 });

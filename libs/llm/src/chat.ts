@@ -198,9 +198,10 @@ export function createChatClient(cfg: LlmChatConfig, deps: ChatClientDeps = {}):
   };
 }
 
-type JsonParse<T> = { ok: true; value: T } | { ok: false; reason: string };
+export type JsonParse<T> = { ok: true; value: T } | { ok: false; reason: string };
 
-function parseJsonReply<T>(text: string, schema: z.ZodType<T>): JsonParse<T> {
+/** A model's JSON reply (bare, or in one ``` fence) read against a schema, as `completeJson` reads it; audit replays read recorded outputs with it. */
+export function parseJsonReply<T>(text: string, schema: z.ZodType<T>): JsonParse<T> {
   const trimmed = text.trim();
   const candidate = JSON_FENCE.exec(trimmed)?.[1] ?? trimmed;
   let json: unknown;

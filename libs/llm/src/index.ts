@@ -6,6 +6,8 @@ export {
   type ChatRequest,
   type JsonChatCompletion,
   type JsonChatRequest,
+  type JsonParse,
+  parseJsonReply,
 } from './chat.js';
 export { llmEnvSchema, loadLlmConfig, toLlmConfig, type LlmChatConfig, type LlmConfig, type LlmEnv } from './config.js';
 export { LlmError, type LlmErrorCode, type LlmErrorOptions } from './errors.js';

@@ -56,6 +56,10 @@ export const service: ServiceDefinition = {
     ctx.logger.info({ vectorIndex: index.kind, ...(env.QDRANT_URL ? { url: env.QDRANT_URL, collection: env.QDRANT_COLLECTION } : {}) }, index.kind === 'qdrant' ? 'vectors live in Qdrant' : 'no QDRANT_URL: vectors live in the embedded index, rebuilt from the memory projection');
     const queryDeps = { bus: ctx.bus, db, clock: ctx.clock, index, embedder, logger: ctx.logger };
     return {
+      // The projection's erase deleted the rows; the vectors outside it go here.
+      async onUserErased(userId) {
+        await index.eraseUser(userId);
+      },
       async start() {
         await index.start();
         await ctx.bus.serveQuery('memory', FIND_MEMORIES, createFindMemoriesQuery(queryDeps));
@@ -74,3 +78,18 @@ export const service: ServiceDefinition = {
 
 /** The memory service's query client, for other services. */
 export { createMemoryQueries, type MemoryQueries } from './queries/client.js';
+export {
+  createWritebackReplay,
+  decideWriteback,
+  recordedExtraction,
+  reWriteBack,
+  writebackTurnOf,
+  type RecordedWriteback,
+  type ReplayedWriteback,
+  type StoredMemory,
+  type WritebackChange,
+  type WritebackDecision,
+  type WritebackReplay,
+  type WritebackState,
+  type WritebackTurn,
+} from './handlers/audit.js';

@@ -75,3 +75,15 @@ export const service: ServiceDefinition = {
 /** The orchestrator's query client, for other services. */
 export { getPersona, getRelationship } from './queries/client.js';
 export { reRelate, type RelationshipChange } from './handlers/audit.js';
+export {
+  createTurnReplay,
+  recordedReplyOf,
+  reRespond,
+  type RecordedPersona,
+  type RecordedReply,
+  type ReplayedTurn,
+  type TurnChange,
+  type TurnChanges,
+  type TurnReplay,
+  type TurnReplayContext,
+} from './handlers/audit-turn.js';

@@ -19,7 +19,7 @@ export interface LlmExtractor {
   extract(input: { text: string; at: Date; seed: number }): Promise<Extraction>;
 }
 
-const REPLY = z.object({
+export const REPLY = z.object({
   memories: z.array(z.object({ type: z.string(), memory_key: z.string(), memory_value: z.string() })).max(20),
 });
 

@@ -31,7 +31,7 @@ const writes = counter('hearth_memory_writes_total', 'Memory candidates by what 
 const corrections = counter('hearth_memory_corrections_total', 'Correction commands (§12.4) by command and whether they changed anything');
 
 // "Actually X" / "X, not Y": a FACT correction (§12.4), told apart only for the record.
-const CORRECTS_FACT = /^(?:no\s+|well\s+)?actually\b|,?\s+not\s+\S+\s*$/;
+export const CORRECTS_FACT = /^(?:no\s+|well\s+)?actually\b|,?\s+not\s+\S+\s*$/;
 
 type MemoryRowDb = Awaited<ReturnType<typeof loadRows>>[number];
 

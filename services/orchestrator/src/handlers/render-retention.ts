@@ -30,9 +30,9 @@ export interface RenderRetentionDeps {
 // lexicon and quirk bands do not bind it (its hint tokens are checked against
 // the persona when they are woven in). Safety, intimacy, repetition, personal
 // facts, sensitive memories and taboo topics do.
-const RETENTION_EXEMPT: ExemptGate[] = ['emoji_band', 'sentence_band', 'lexicon', 'punctuation_quirks'];
+export const RETENTION_EXEMPT: ExemptGate[] = ['emoji_band', 'sentence_band', 'lexicon', 'punctuation_quirks'];
 // A follow-up restates the earlier question by definition (§14.5 step 1): not a §10.3 near-copy.
-const FOLLOW_UP_EXEMPT: ExemptGate[] = [...RETENTION_EXEMPT, 'similarity'];
+export const FOLLOW_UP_EXEMPT: ExemptGate[] = [...RETENTION_EXEMPT, 'similarity'];
 
 // What an operator watches: what proactive messages say, and why planned ones are not sent.
 const rendered = counter('hearth_retention_rendered_total', 'Proactive messages rendered, by §14.5 ladder step (follow_up, context_nudge, check_in)');

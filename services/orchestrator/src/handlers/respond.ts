@@ -47,7 +47,7 @@ function gateText(userState: string, activatesUser: boolean, missing: readonly s
 }
 
 // A refusal or crisis reply has fixed words: the persona bands do not apply to it.
-const FIXED_REPLY_EXEMPT: ExemptGate[] = ['emoji_band', 'sentence_band', 'lexicon', 'punctuation_quirks', 'repeated_opener', 'similarity'];
+export const FIXED_REPLY_EXEMPT: ExemptGate[] = ['emoji_band', 'sentence_band', 'lexicon', 'punctuation_quirks', 'repeated_opener', 'similarity'];
 
 // What an operator watches: how replies come about, which gates reject drafts, what the LLM costs.
 const outcomes = counter('hearth_turn_outcomes_total', 'Replies by how they came about (draft, rewrite, fallback, refusal, crisis_safe) and provider');

@@ -60,7 +60,7 @@ export function offlineResponder(ctx: TurnContext, check: (c: Pick<Candidate, 't
   };
 }
 
-const replySchema = z.object({ text: z.string().min(1), surfaced_memory_ids: z.array(z.string()).default([]) });
+export const replySchema = z.object({ text: z.string().min(1), surfaced_memory_ids: z.array(z.string()).default([]) });
 
 /**
  * The LLM provider: the §9 prompt, structured output with one JSON repair, and

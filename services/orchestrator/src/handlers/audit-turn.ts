@@ -1,0 +1,308 @@
+import { payloadOf, type StoredEvent } from '@hearth/bus';
+import { Events, styleParamsToJson } from '@hearth/events';
+import { parseJsonReply } from '@hearth/llm';
+import type { orchestrator } from '@hearth/proto';
+import { normalizeUserText, tokenize } from '@hearth/text';
+import { GATES, OFFLINE_PROVIDER, STAGES, type Stage } from '../config.js';
+import { evaluateReply, isSensitive, recallAsked, type ExemptGate, type SurfacedMemory } from '../gates/index.js';
+import { NEUTRAL_STYLE, type StableStyle } from '../personas/assign.js';
+import { PERSONA_LIBRARY, type PersonaTemplate } from '../personas/library.js';
+import { analyzeEmotion } from '../relationship/index.js';
+import { replySchema } from '../responder/responders.js';
+import { personaConstraints } from '../turn/constraints.js';
+import { planResponse, planToProto, type PlannedMemory } from '../turn/plan.js';
+import { verdictToProto } from './mapping.js';
+import { FOLLOW_UP_EXEMPT, RETENTION_EXEMPT } from './render-retention.js';
+import { FIXED_REPLY_EXEMPT } from './respond.js';
+
+/** One recorded field that today's deciders decide differently. */
+export interface TurnChange {
+  field: string;
+  before: unknown;
+  after: unknown;
+}
+
+/** A recorded turn re-decided: the persona constraints (§8.2), the plan (§8.1, with its emotion reading) and the §10 gates. */
+export interface TurnChanges {
+  constraints: TurnChange[];
+  /** Empty for a retention turn: its plan is the renderer's record, not §8.1's. */
+  plan: TurnChange[];
+  gates: TurnChange[];
+}
+
+/** An earlier reply of the conversation, as the `turns` projection keeps it in `dialogue`. */
+export interface RecordedReply {
+  source: string;
+  assistantText: string;
+  openerNorm: string;
+  askedQuestion: boolean;
+  userInitiatedTopics: string[];
+}
+
+/** The persona the user's PersonaAssigned recorded. */
+export interface RecordedPersona {
+  templateId: string;
+  style: StableStyle;
+}
+
+/** What a turn was decided from besides its TurnCompleted, folded from the log. */
+export interface TurnReplayContext {
+  /** null when no PersonaAssigned preceded the turn (the recipe then used the neutral style). */
+  persona: RecordedPersona | null;
+  /** The user's suppressed topics for the turn (ingress's controls). */
+  suppressedTopics: readonly string[];
+  /** Earlier replies of the conversation, newest first, at most GATES.recentAssistantMessages. */
+  history: readonly RecordedReply[];
+}
+
+/** A TurnCompleted as `dialogue` keeps it (projections/turns.ts), for the turns after it. */
+export function recordedReplyOf(t: orchestrator.TurnCompleted): RecordedReply {
+  return {
+    source: t.source || 'chat',
+    assistantText: t.assistantText,
+    openerNorm: t.openerNorm,
+    askedQuestion: t.assistantText.includes('?'),
+    userInitiatedTopics: t.plan?.userInitiatedTopics ?? [],
+  };
+}
+
+const PASSES = ['draft', 'rewrite', 'fallback'] as const;
+const FIXED_OUTCOMES: readonly string[] = ['refusal', 'crisis_safe', 'correction'];
+// As the recipe: no template found, no soft bounds.
+const NO_TEMPLATE: Pick<PersonaTemplate, 'taboo_soft_bounds' | 'emotional_expression_level'> = { taboo_soft_bounds: [], emotional_expression_level: 'normal' };
+
+function isStage(s: string): s is Stage {
+  return (STAGES as readonly string[]).includes(s);
+}
+
+/** JSON with object keys sorted, so a map decoded from the wire compares equal to the one built today. */
+function canonical(v: unknown): string | undefined {
+  return JSON.stringify(v, (_k, x: unknown) =>
+    x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x,
+  );
+}
+
+function differ(changes: TurnChange[], field: string, before: unknown, after: unknown): void {
+  if (canonical(before) !== canonical(after)) changes.push({ field, before, after });
+}
+
+interface Candidate {
+  text: string;
+  surfacedMemoryIds: string[];
+}
+
+/**
+ * The candidate a pass judged, from the record: the reply itself for the pass
+ * that became it; an earlier one from its exchange — the offline render's text
+ * (which surfaces every memory the plan chose), or the model's JSON read as the
+ * responder read it (ids outside the plan dropped). null when not recorded.
+ */
+function candidateOf(t: orchestrator.TurnCompleted, pass: number): Candidate | null {
+  const final = { text: t.assistantText, surfacedMemoryIds: t.surfacedMemoryIds };
+  const fixed = t.source === 'retention' || FIXED_OUTCOMES.includes(t.outcome);
+  const finalPass = fixed ? 0 : (PASSES as readonly string[]).indexOf(t.outcome);
+  if (pass === finalPass) return final;
+  if (fixed || finalPass < 0 || pass > finalPass) return null;
+  const exchange = t.exchanges.filter((x) => x.purpose === (pass === 0 ? 'reply' : 'rewrite') && x.error === '').at(-1);
+  if (!exchange) return null;
+  const planned = t.plan?.memoryIds ?? [];
+  if (exchange.provider === OFFLINE_PROVIDER.provider) return { text: exchange.output, surfacedMemoryIds: [...planned] };
+  const read = parseJsonReply(exchange.output, replySchema);
+  if (!read.ok) return null;
+  return { text: read.value.text.trim(), surfacedMemoryIds: [...new Set(read.value.surfaced_memory_ids)].filter((id) => planned.includes(id)) };
+}
+
+/**
+ * Re-decides a recorded turn with today's PersonaConstraintEngine, planner and
+ * §10 gates, over the recorded inputs: the persona, the stage the reply was
+ * written for, the user's controls, the conversation's earlier replies, the
+ * memories retrieved, the topics the user initiated (the router's, as the plan
+ * recorded them), and each recorded candidate reply (LLM output or offline
+ * render — no LLM is asked). Names every recorded field that would differ,
+ * and the outcome the gates would lead to. Pure.
+ */
+export function reRespond(recorded: orchestrator.TurnCompleted, ctx: TurnReplayContext): TurnChanges {
+  const out: TurnChanges = { constraints: [], plan: [], gates: [] };
+  const stage = recorded.relationshipStage;
+  if (!isStage(stage)) {
+    const missing = [{ field: 'relationshipStage', before: stage, after: 'a recorded relationship stage is needed' }];
+    return { constraints: missing, plan: [], gates: missing };
+  }
+  const retention = recorded.source === 'retention';
+  const template = PERSONA_LIBRARY.find((t) => t.template_id === ctx.persona?.templateId);
+  const style = ctx.persona?.style ?? NEUTRAL_STYLE;
+  const suppressed = [...ctx.suppressedTopics];
+  const previousAskedQuestion = ctx.history[0]?.askedQuestion ?? false;
+
+  // §2.8 as the recipe reads it: initiated now (recorded), and in the previous 2 chat messages.
+  const initiatedNow = retention ? [] : (recorded.plan?.userInitiatedTopics ?? []);
+  const before = ctx.history.filter((h) => h.source === 'chat').slice(0, 2).flatMap((h) => h.userInitiatedTopics);
+  const initiatedRecent = retention ? [] : [...new Set([...initiatedNow, ...before])];
+  const normalized = normalizeUserText(recorded.userText);
+  const recall = !retention && recallAsked(normalized.normNoPunct);
+
+  const constraints = personaConstraints({ style, template: template ?? NO_TEMPLATE, stage, suppressedTopics: suppressed, initiatedNow, initiatedRecent, previousAskedQuestion });
+  for (const [key, after] of Object.entries(constraints)) {
+    differ(out.constraints, `constraints.${key}`, recorded.plan?.constraints?.[key as keyof orchestrator.PersonaConstraints], after);
+  }
+
+  const retrieved: SurfacedMemory[] = (recorded.retrieval?.memories ?? []).map((m) => ({ memoryId: m.memoryId, type: m.type, key: m.memoryKey, value: m.memoryValue, topicIds: m.topicIds }));
+  if (!retention) {
+    const emotion = analyzeEmotion(normalized.normNoPunct);
+    differ(out.plan, 'emotion.valence', recorded.emotion?.valence, emotion.valence);
+    differ(out.plan, 'emotion.intensity', recorded.emotion?.intensity, emotion.intensity);
+    differ(out.plan, 'emotion.tags', recorded.emotion?.tags, emotion.tags);
+    const confidence = new Map((recorded.retrieval?.memories ?? []).map((m) => [m.memoryId, m.confidence]));
+    const memories: PlannedMemory[] = retrieved.map((m) => ({
+      ...m,
+      confidence: confidence.get(m.memoryId) ?? 0,
+      sensitive: isSensitive(m, 'chat') && !m.topicIds.some((t) => initiatedNow.includes(t)),
+    }));
+    const plan = planToProto(
+      planResponse({
+        pipeline: recorded.routing?.pipeline ?? 'FRIEND_CHAT',
+        source: 'chat',
+        isQuestion: normalized.userTextNorm.includes('?'),
+        emotion,
+        constraints,
+        initiatedNow,
+        initiatedRecent,
+        suppressedTopics: suppressed,
+        userTokens: tokenize(normalized.normNoPunct),
+        memories,
+        recallAsked: recall,
+        directness: style.directness_level,
+      }),
+    );
+    for (const [key, after] of Object.entries(plan)) {
+      if (key !== 'constraints') differ(out.plan, `plan.${key}`, recorded.plan?.[key as keyof orchestrator.ResponsePlan], after);
+    }
+  }
+
+  const exempt: readonly ExemptGate[] = retention
+    ? recorded.retentionStep === 'follow_up'
+      ? FOLLOW_UP_EXEMPT
+      : RETENTION_EXEMPT
+    : FIXED_OUTCOMES.includes(recorded.outcome)
+      ? FIXED_REPLY_EXEMPT
+      : [];
+  const judge = (c: Candidate, pass: number): orchestrator.GateVerdict[] =>
+    evaluateReply({
+      text: c.text,
+      style,
+      stage,
+      source: retention ? 'retention' : 'chat',
+      surfaced: retrieved.filter((m) => c.surfacedMemoryIds.includes(m.memoryId)),
+      surfacedIds: c.surfacedMemoryIds,
+      recallAsked: recall,
+      userInitiated: initiatedNow,
+      initiatedRecent,
+      suppressedTopics: suppressed,
+      tabooSoftBounds: template?.taboo_soft_bounds ?? [],
+      recentAssistant: ctx.history.map((h) => h.assistantText),
+      recentOpeners: ctx.history.map((h) => h.openerNorm),
+      exempt,
+    }).map((v) => verdictToProto({ ...v, passNumber: pass }));
+
+  const passed = new Map<number, boolean>();
+  for (const pass of [...new Set(recorded.gates.map((g) => g.passNumber))].sort((a, b) => a - b)) {
+    const name = PASSES[pass] ?? `pass_${pass}`;
+    const was = recorded.gates.filter((g) => g.passNumber === pass);
+    const candidate = candidateOf(recorded, pass);
+    if (!candidate) {
+      out.gates.push({ field: `gates.${name}`, before: was.map((g) => `${g.gate}: ${g.pass ? 'pass' : 'fail'}`), after: 'the candidate is not recorded' });
+      continue;
+    }
+    const now = judge(candidate, pass);
+    passed.set(pass, now.every((v) => v.pass));
+    for (const gate of [...new Set([...now.map((v) => v.gate), ...was.map((v) => v.gate)])]) {
+      const b = was.find((v) => v.gate === gate);
+      const a = now.find((v) => v.gate === gate);
+      differ(out.gates, `gates.${name}.${gate}.pass`, b?.pass, a?.pass);
+      differ(out.gates, `gates.${name}.${gate}.detail`, b?.detail, a?.detail);
+      differ(out.gates, `gates.${name}.${gate}.measured`, b?.measured, a?.measured);
+    }
+  }
+  // §10's path over the recorded candidates: the first that passes every gate is the reply.
+  if (!retention && !FIXED_OUTCOMES.includes(recorded.outcome)) {
+    let outcome: string;
+    if (!passed.has(0)) outcome = 'fallback';
+    else if (passed.get(0)) outcome = 'draft';
+    else if (!passed.has(1)) outcome = recorded.outcome === 'draft' ? 'rewrite (not recorded: the responder would be asked)' : 'fallback';
+    else outcome = passed.get(1) ? 'rewrite' : 'fallback';
+    differ(out.gates, 'outcome', recorded.outcome, outcome);
+  }
+  return out;
+}
+
+/** One re-decided TurnCompleted. */
+export interface ReplayedTurn {
+  messageId: string;
+  /** A proactive turn: its plan is the renderer's record, so `changes.plan` is always empty. */
+  retention: boolean;
+  changes: TurnChanges;
+}
+
+/**
+ * Replays the orchestrator's turns in log order: folds what each turn was
+ * decided from (personas and earlier replies from the orchestrator's log, the
+ * user's controls from ingress's) and re-decides each TurnCompleted with
+ * {@link reRespond}. Feed every ingress event first, then the orchestrator's.
+ */
+export interface TurnReplay {
+  ingress(e: StoredEvent): void;
+  /** A TurnCompleted is re-decided (when `decide`) before it joins the conversation's history. */
+  orchestrator(e: StoredEvent, decide: boolean): ReplayedTurn | null;
+}
+
+export function createTurnReplay(): TurnReplay {
+  const controls = new Map<string, { at: Date; topics: string[] }[]>();
+  const atReceipt = new Map<string, readonly string[]>();
+  const personas = new Map<string, RecordedPersona>();
+  const dialogue = new Map<string, RecordedReply[]>();
+  const setControls = (e: StoredEvent, topics: string[]) => controls.set(e.userId, [...(controls.get(e.userId) ?? []), { at: e.occurredAt, topics }]);
+  const controlsAt = (userId: string, at: Date) => (controls.get(userId) ?? []).findLast((c) => c.at <= at)?.topics ?? [];
+  return {
+    ingress(e) {
+      if (e.erased) return;
+      switch (e.type) {
+        case Events.OnboardingAnswered.name:
+          setControls(e, payloadOf(e, Events.OnboardingAnswered).answers?.suppressedTopics ?? []);
+          return;
+        case Events.ControlsUpdated.name:
+          setControls(e, payloadOf(e, Events.ControlsUpdated).suppressedTopics);
+          return;
+        case Events.TurnReceived.name:
+          atReceipt.set(`${e.userId}/${payloadOf(e, Events.TurnReceived).messageId}`, controls.get(e.userId)?.at(-1)?.topics ?? []);
+          return;
+        default:
+          return;
+      }
+    },
+    orchestrator(e, decide) {
+      if (e.erased) return null;
+      if (e.type === Events.PersonaAssigned.name) {
+        // The first assignment stands, as in the personas projection.
+        if (!personas.has(e.userId)) {
+          const p = payloadOf(e, Events.PersonaAssigned);
+          personas.set(e.userId, { templateId: p.templateId, style: styleParamsToJson(p.stableStyleParams) as unknown as StableStyle });
+        }
+        return null;
+      }
+      if (e.type !== Events.TurnCompleted.name) return null;
+      const t = payloadOf(e, Events.TurnCompleted);
+      const key = `${e.userId}/${t.conversationId}`;
+      const history = dialogue.get(key) ?? [];
+      let replayed: ReplayedTurn | null = null;
+      if (decide) {
+        // Not recorded with the turn: the controls the profiles projection held when
+        // it was decided. A chat turn takes them as of its TurnReceived on ingress's
+        // log, a proactive one as of its (planned) time.
+        const suppressedTopics = atReceipt.get(`${e.userId}/${t.messageId}`) ?? controlsAt(e.userId, e.occurredAt);
+        replayed = { messageId: t.messageId, retention: t.source === 'retention', changes: reRespond(t, { persona: personas.get(e.userId) ?? null, suppressedTopics, history }) };
+      }
+      dialogue.set(key, [recordedReplyOf(t), ...history].slice(0, GATES.recentAssistantMessages));
+      return replayed;
+    },
+  };
+}
