@@ -3,8 +3,10 @@
 // files that exist, and the manifests keep what deploy/README.md promises (eight
 // services, identical but for their name, probes, draining, non-root, read-only root;
 // a NATS user per service that may publish only its own stream, TLS, NetworkPolicies,
-// an image that defaults to production).
+// an image that defaults to production; event encryption on, the KEK from its Secret,
+// the data-key bucket open to every service and secure erase to ingress alone).
 //   node deploy/check.mjs
+// check-nats.mjs runs the same NATS permissions on a real server.
 // Uses the `yaml` package: a direct dependency if there is one, else the copy pnpm
 // installs for the toolchain (node_modules/.pnpm/yaml@2.*).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -141,10 +143,11 @@ for (const svc of SERVICES) {
     { name: 'nats-ca', mountPath: '/etc/hearth/nats-ca', readOnly: true },
   ]);
   expectAt(at, pod.volumes.find((v) => v.name === 'nats-ca'), 'secret', { secretName: 'nats-server-tls', items: [{ key: 'ca.crt', path: 'ca.crt' }] });
-  // Its own NATS user, whose password only it reads.
+  // Its own NATS user, whose password only it reads; the one KEK of all services.
   expectAt(at, c, 'env', [
     { name: 'NATS_USER', value: svc },
     { name: 'NATS_PASSWORD', valueFrom: { secretKeyRef: { name: 'hearth-nats-users', key: `NATS_PASSWORD_${upper(svc)}` } } },
+    { name: 'HEARTH_KEK', valueFrom: { secretKeyRef: { name: 'hearth-kek', key: 'HEARTH_KEK', optional: true } } },
   ]);
   expectAt(at, pdb, 'spec.selector', dep.spec.selector);
   const services = docs.filter((d) => d.kind === 'Service');
@@ -192,6 +195,39 @@ if (!/^tls:\/\//.test(config?.data?.NATS_URL ?? '')) fail('config.yaml', 'NATS_U
 expectAt('config.yaml', config, 'data.NATS_STREAM_REPLICAS', '3');
 expectAt('config.yaml', config, 'data.NODE_EXTRA_CA_CERTS', '/etc/hearth/nats-ca/ca.crt');
 
+// Event encryption (crypto-shredding): on, with a KEK from a Secret or a Vault, never from the
+// ConfigMap. The variables are the ones libs/host reads.
+const hostConfig = readFileSync(join(repo, 'libs/host/src/config.ts'), 'utf8');
+for (const key of ['EVENT_ENCRYPTION', 'KMS_PROVIDER', 'DATA_KEY_CACHE_MS', 'HEARTH_KEK', 'VAULT_ADDR', 'VAULT_TOKEN']) {
+  if (!new RegExp(`^\\s*${key}: `, 'm').test(hostConfig)) fail('libs/host/src/config.ts', `no longer reads ${key}: update deploy/`);
+}
+expectAt('config.yaml', config, 'data.EVENT_ENCRYPTION', 'on');
+const kms = config?.data?.KMS_PROVIDER;
+if (!['local', 'vault'].includes(kms)) fail('config.yaml', `KMS_PROVIDER is ${JSON.stringify(kms)}, expected local or vault`);
+if (kms === 'vault' && !/^https:\/\//.test(config?.data?.VAULT_ADDR ?? '')) fail('config.yaml', 'KMS_PROVIDER=vault needs VAULT_ADDR (https://)');
+if (!/^\d+$/.test(config?.data?.DATA_KEY_CACHE_MS ?? '')) fail('config.yaml', 'DATA_KEY_CACHE_MS missing or not a number of ms');
+for (const key of ['HEARTH_KEK', 'VAULT_TOKEN']) {
+  for (const { file, doc } of all.filter((d) => d.doc.kind === 'ConfigMap')) {
+    if (doc.data && key in doc.data) fail(file, `${key} is a secret: not in a ConfigMap`);
+  }
+}
+const kekSecret = find('Secret', 'hearth-kek');
+if (!kekSecret?.stringData || !('HEARTH_KEK' in kekSecret.stringData)) fail('secret.example.yaml', 'the hearth-kek Secret (HEARTH_KEK) is not documented');
+expectAt('secret.example.yaml hearth-kek', kekSecret, 'immutable', true);
+if (!/openssl rand -base64 32/.test(readFileSync(join(deployDir, 'secret.example.yaml'), 'utf8'))) fail('secret.example.yaml', 'does not say how to make a KEK (openssl rand -base64 32)');
+
+// Kubernetes reads manifests as YAML 1.1, where a bare on/off/yes/no is a boolean: every
+// ConfigMap value must still be a string there (EVENT_ENCRYPTION: "on").
+for (const [file] of files) {
+  for (const doc of YAML.parseAllDocuments(readFileSync(join(deployDir, file), 'utf8'), { version: '1.1' })) {
+    const value = doc.toJS();
+    if (value?.kind !== 'ConfigMap') continue;
+    for (const [k, v] of Object.entries(value.data ?? {})) {
+      if (typeof v !== 'string') fail(file, `${value.metadata?.name} ${k} reads as ${typeof v} ${JSON.stringify(v)} in YAML 1.1: quote it`);
+    }
+  }
+}
+
 // The image defaults to production: run without the ConfigMap, it still serves no dev routes.
 const dockerfile = readFileSync(join(deployDir, 'Dockerfile'), 'utf8');
 if (!/^ENV\s+(?:[^\n]*\\\n)*[^\n]*\bHEARTH_ENV=production\b/m.test(dockerfile)) fail('Dockerfile', 'does not set ENV HEARTH_ENV=production');
@@ -216,27 +252,120 @@ expectAt('infra/nats.yaml', natsPod?.volumes?.find((v) => v.name === 'tls'), 'se
 if (!/^tls \{[^}]*cert_file: \/etc\/nats-tls\/tls\.crt/m.test(natsConf)) fail('infra/nats.yaml', 'nats.conf has no top-level tls block (clients must use TLS)');
 if (!/cluster \{[\s\S]*no_advertise: true[\s\S]*tls \{[^}]*verify: true/.test(natsConf)) fail('infra/nats.yaml', 'nats.conf cluster needs no_advertise and verified route TLS');
 if (/no_auth_user|allow_non_tls/.test(natsConf)) fail('infra/nats.yaml', 'nats.conf lets clients in without a user or TLS');
-const never = /^NEVER = \[([^\]]*)\]/m.exec(natsConf)?.[1] ?? '';
+const quoted = (list) => [...list.matchAll(/"([^"]+)"/g)].map((m) => m[1]);
+/** The subject lists nats.conf names (NEVER = [...]). */
+const lists = new Map([...natsConf.matchAll(/^([A-Z_]+) = \[([^\]]*)\]$/gm)].map((m) => [m[1], quoted(m[2])]));
 for (const subject of ['$JS.API.STREAM.DELETE.>', '$JS.API.STREAM.PURGE.>', '$JS.API.STREAM.MSG.DELETE.>']) {
-  if (!never.includes(`"${subject}"`)) fail('infra/nats.yaml', `NEVER does not deny ${subject}`);
+  if (!lists.get('NEVER')?.includes(subject)) fail('infra/nats.yaml', `NEVER does not deny ${subject}`);
 }
-const SHARED = ['hearth.q.>', '$JS.API.>', '$JS.ACK.>', '_INBOX.>'];
-const INGRESS_ONLY = ['hearth.redrive.>', 'hearth.control.ingress-turns-applied', '$KV.>'];
+// Names as HEARTH_NAMESPACE=hearth makes them (libs/bus topology.ts and keys/keyring.ts).
+const NS = config?.data?.HEARTH_NAMESPACE ?? 'hearth';
+const KEY_BUCKET = `${NS}_datakeys`;
+if (!/return `\$\{namespace\}_datakeys`/.test(readFileSync(join(repo, 'libs/bus/src/keys/keyring.ts'), 'utf8'))) {
+  fail('libs/bus/src/keys/keyring.ts', 'the data-key bucket is no longer <namespace>_datakeys: update infra/nats.yaml');
+}
+const KEY_STREAM = `KV_${KEY_BUCKET}`;
+const DLQ = `${NS}_DLQ`.toUpperCase();
+const streamOf = (svc) => `${NS}_${svc.replace(/-/g, '_')}`.toUpperCase();
+// The data-key bucket: keys created by whichever service first appends about a user, and a
+// watch (ordered push consumer) whose flow-control replies go to $JS.FC.
+const SHARED = ['hearth.q.>', '$JS.API.>', '$JS.ACK.>', '_INBOX.>', `$KV.${KEY_BUCKET}.>`, `$JS.FC.${KEY_STREAM}.>`];
+// Ingress: redrive, chat wake-ups, rate limits; its JetStream API verb by verb, so that it may
+// delete messages (secure erase) of the key bucket and the dead letters and of nothing else.
+const INGRESS_ONLY = [
+  'hearth.redrive.>', 'hearth.control.ingress-turns-applied', '$KV.>',
+  '$JS.API.INFO', '$JS.API.STREAM.CREATE.>', '$JS.API.STREAM.UPDATE.>', '$JS.API.STREAM.INFO.>', '$JS.API.STREAM.NAMES', '$JS.API.STREAM.LIST',
+  '$JS.API.STREAM.MSG.GET.>', '$JS.API.DIRECT.GET.>', '$JS.API.CONSUMER.>', `$JS.API.STREAM.MSG.DELETE.${KEY_STREAM}`, `$JS.API.STREAM.MSG.DELETE.${DLQ}`,
+];
+
+/** NATS subject matching: `*` one token, `>` one or more at the end. */
+function matches(pattern, subject) {
+  const p = pattern.split('.');
+  const s = subject.split('.');
+  for (let i = 0; i < p.length; i++) {
+    if (p[i] === '>') return s.length > i;
+    if (i >= s.length || (p[i] !== '*' && p[i] !== s[i])) return false;
+  }
+  return p.length === s.length;
+}
+/** What each user may publish, as nats-server decides: allowed by a pattern and denied by none. */
+const publishPerms = new Map();
 const userLines = [...natsConf.matchAll(/\{ user: ([a-z-]+),/g)].map((m) => m[1]);
 if (JSON.stringify(userLines.sort()) !== JSON.stringify([...SERVICES, 'admin'].sort())) fail('infra/nats.yaml', `NATS users are ${userLines.join(', ')}; expected one per service and admin`);
 for (const svc of SERVICES) {
   const at = `infra/nats.yaml user ${svc}`;
   if (!natsConf.includes(`{ user: ${svc}, password: $NATS_PASSWORD_${upper(svc)}, permissions: $PERMS_${upper(svc)} }`)) fail(at, 'missing, or not with its own password and permissions');
-  const perms = new RegExp(`^\\s*PERMS_${upper(svc)} = \\{ publish: \\{ allow: \\[([^\\]]*)\\], deny: \\$NEVER \\} \\}$`, 'm').exec(natsConf);
-  if (!perms) {
-    fail(at, `no PERMS_${upper(svc)} = { publish: { allow: [...], deny: $NEVER } }`);
+  const perms = new RegExp(`^\\s*PERMS_${upper(svc)} = \\{ publish: \\{ allow: \\[([^\\]]*)\\], deny: \\$([A-Z_]+) \\} \\}$`, 'm').exec(natsConf);
+  if (!perms || !lists.has(perms[2])) {
+    fail(at, `no PERMS_${upper(svc)} = { publish: { allow: [...], deny: $<a list defined above> } }`);
     continue;
   }
-  const allow = [...perms[1].matchAll(/"([^"]+)"/g)].map((m) => m[1]);
+  const allow = quoted(perms[1]);
+  const deny = lists.get(perms[2]);
+  publishPerms.set(svc, (subject) => allow.some((p) => matches(p, subject)) && !deny.some((p) => matches(p, subject)));
   const own = [`hearth.${svc}.v1.>`, `hearth.dlq.${svc}`, `hearth.dlq.${svc}.redriven`];
   for (const subject of own) if (!allow.includes(subject)) fail(at, `may not publish ${subject}`);
   const allowed = new Set([...own, ...SHARED, ...(svc === 'ingress' ? INGRESS_ONLY : [])]);
   for (const subject of allow) if (!allowed.has(subject)) fail(at, `may publish ${subject}, beyond its own stream and the shared subjects`);
+}
+// What the code publishes (libs/bus: keyring.ts, dead-letters.ts, consumer.ts; libs/store
+// erasure.ts) and who may, subject by subject. The durables: every service's
+// `<svc>-erase-user-ingress-_erasures` on ingress's stream, ingress's
+// `ingress-erasures-<svc>-_erasures` on every service's.
+const everyone = SERVICES;
+const may = [];
+const slot = 'dXNlcg'; // a user id's KV key (base64url)
+for (const s of [...SERVICES, 'trust']) {
+  const durable = `${s}-erase-user-ingress-_erasures`;
+  const ingressDurable = `ingress-erasures-${s}-_erasures`;
+  may.push(
+    [`${NS}.${s}.v1._erasures`, [s]],
+    [`$JS.API.CONSUMER.CREATE.${streamOf('ingress')}.${durable}.${NS}.ingress.v1._erasures`, everyone],
+    [`$JS.API.CONSUMER.DURABLE.CREATE.${streamOf('ingress')}.${durable}`, everyone],
+    [`$JS.API.CONSUMER.INFO.${streamOf('ingress')}.${durable}`, everyone],
+    [`$JS.API.CONSUMER.MSG.NEXT.${streamOf('ingress')}.${durable}`, everyone],
+    [`$JS.ACK.${streamOf('ingress')}.${durable}.1.7.7.1764000000000000000.0`, everyone],
+    [`$JS.API.CONSUMER.CREATE.${streamOf(s)}.${ingressDurable}.${NS}.${s}.v1._erasures`, everyone],
+    [`$JS.API.CONSUMER.MSG.NEXT.${streamOf(s)}.${ingressDurable}`, everyone],
+    [`$JS.API.STREAM.UPDATE.${streamOf(s)}`, everyone],
+    [`$JS.API.STREAM.MSG.DELETE.${streamOf(s)}`, []],
+    [`$JS.API.STREAM.DELETE.${streamOf(s)}`, []],
+    [`$JS.API.STREAM.PURGE.${streamOf(s)}`, []],
+  );
+}
+may.push(
+  ['$JS.API.INFO', everyone],
+  ['$JS.API.STREAM.NAMES', everyone],
+  [`$JS.API.STREAM.INFO.${KEY_STREAM}`, everyone],
+  [`$JS.API.STREAM.CREATE.${KEY_STREAM}`, everyone],
+  [`$JS.API.CONSUMER.CREATE.${KEY_STREAM}.KV_WATCHER_x.$KV.${KEY_BUCKET}.>`, everyone],
+  [`$JS.API.CONSUMER.INFO.${KEY_STREAM}.KV_WATCHER_x`, everyone],
+  [`$JS.API.CONSUMER.DELETE.${KEY_STREAM}.KV_WATCHER_x`, everyone],
+  [`$JS.FC.${KEY_STREAM}.oc_x_1.abcd`, everyone],
+  [`$JS.API.DIRECT.GET.${KEY_STREAM}.$KV.${KEY_BUCKET}.${slot}`, everyone],
+  [`$JS.API.STREAM.MSG.GET.${KEY_STREAM}`, everyone],
+  [`$KV.${KEY_BUCKET}.${slot}`, everyone],
+  [`$JS.API.STREAM.INFO.${DLQ}`, everyone],
+  [`$JS.API.CONSUMER.CREATE.${DLQ}.oc_x`, everyone],
+  [`${NS}.dlq.memory`, ['memory']],
+  // Secure erase: ingress only, and only there.
+  [`$JS.API.STREAM.MSG.DELETE.${KEY_STREAM}`, ['ingress']],
+  [`$JS.API.STREAM.MSG.DELETE.${DLQ}`, ['ingress']],
+  [`$JS.API.STREAM.MSG.DELETE.KV_${NS}_ratelimits`, []],
+  [`$JS.API.STREAM.PURGE.${KEY_STREAM}`, []],
+  [`$JS.API.STREAM.DELETE.${KEY_STREAM}`, []],
+  [`$JS.API.STREAM.PURGE.${DLQ}`, []],
+  [`$JS.API.STREAM.DELETE.${DLQ}`, []],
+  [`$JS.FC.${streamOf('memory')}.x.y`, []],
+);
+if (publishPerms.size === SERVICES.length) {
+  for (const [subject, who] of may) {
+    for (const svc of SERVICES) {
+      const can = publishPerms.get(svc)(subject);
+      if (can && !who.includes(svc)) fail(`infra/nats.yaml user ${svc}`, `may publish ${subject}`);
+      if (!can && who.includes(svc)) fail(`infra/nats.yaml user ${svc}`, `may not publish ${subject}`);
+    }
+  }
 }
 const natsUsers = find('Secret', 'hearth-nats-users')?.stringData ?? {};
 for (const name of [...natsConf.matchAll(/\$(NATS_PASSWORD_[A-Z_]+)/g)].map((m) => m[1])) {
