@@ -14,8 +14,8 @@ export {
   type MessageCodec,
 } from './events.js';
 export { Keyring, KeyringError, keyBucketName, type Sealed, type KeyringOptions } from './keys/keyring.js';
-export { LocalKek, VaultTransitKek, type KeyEncryptionKey, type VaultTransitOptions } from './keys/kek.js';
+export { KmsUnavailableError, LocalKek, VaultTransitKek, type KeyEncryptionKey, type VaultTransitOptions } from './keys/kek.js';
 export { appendDecided } from './append.js';
 export { BusError, AppendConflictError, TerminalError, QueryError } from './errors.js';
-export { isTransientError } from './transient.js';
+export { isPermissionViolation, isTransientError } from './transient.js';
 export { Topology, SERVICE_NAMES, GLOBAL_KEYS, type ServiceName } from './topology.js';

@@ -26,14 +26,28 @@ const TRANSIENT_MESSAGES = [
  * counting the delivery toward quarantine). Walks the `cause` chain.
  */
 export function isTransientError(err: unknown): boolean {
+  // A permission the server refuses stays refused: a deployment error to see, not to wait out.
+  if (isPermissionViolation(err)) return false;
   for (let e: unknown = err, depth = 0; e && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
     if (typeof e !== 'object') return false;
     const { code, name, message } = e as { code?: unknown; name?: unknown; message?: unknown };
     if (e instanceof QueryError && e.code === 'QUERY_UNANSWERED') return true;
     if (e instanceof BusError && (e.code === 'APPEND_FAILED' || e.code === 'APPEND_RETRIES_EXHAUSTED')) return true;
+    if (code === 'KMS_UNAVAILABLE') return true;
     if (typeof code === 'string' && (code.startsWith('08') || PG_TRANSIENT_CODES.has(code) || SOCKET_CODES.has(code))) return true;
     if (typeof name === 'string' && NATS_TRANSIENT_NAMES.has(name)) return true;
     if (typeof message === 'string' && TRANSIENT_MESSAGES.some((re) => re.test(message))) return true;
+  }
+  return false;
+}
+
+/** True when the NATS server refused a publish or subscription for want of permission (anywhere in the cause chain). */
+export function isPermissionViolation(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
+    if (typeof e !== 'object') return false;
+    const { name, message } = e as { name?: unknown; message?: unknown };
+    if (name === 'PermissionViolationError') return true;
+    if (typeof message === 'string' && /permissions? violation/i.test(message)) return true;
   }
   return false;
 }

@@ -15,6 +15,12 @@ export interface KeyEncryptionKey {
   unwrap(wrapped: Uint8Array, context: string): Promise<Uint8Array>;
 }
 
+/** The KMS is briefly not there (5xx, 429): retry later, as for any outage. */
+export class KmsUnavailableError extends Error {
+  override readonly name = 'KmsUnavailableError';
+  readonly code = 'KMS_UNAVAILABLE';
+}
+
 /** A KEK held in process memory, from configuration. */
 export class LocalKek implements KeyEncryptionKey {
   readonly id: string;
@@ -100,7 +106,10 @@ export class VaultTransitKek implements KeyEncryptionKey {
       signal: AbortSignal.timeout(this.opts.timeoutMs ?? 5_000),
     });
     // Vault's error bodies hold no key material, but keep the log short.
-    if (!res.ok) throw new Error(`vault transit ${op} answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
+    const why = () => res.text().then((t) => t.slice(0, 200));
+    // Sealed, overloaded, or rate-limiting: an outage to wait out, not a bad key.
+    if (res.status >= 500 || res.status === 429) throw new KmsUnavailableError(`vault transit ${op} answered ${res.status}: ${await why()}`);
+    if (!res.ok) throw new Error(`vault transit ${op} answered ${res.status}: ${await why()}`);
     return res.json();
   }
 }

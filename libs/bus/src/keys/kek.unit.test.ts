@@ -1,4 +1,4 @@
-import { LocalKek, VaultTransitKek } from './kek.js';
+import { KmsUnavailableError, LocalKek, VaultTransitKek } from './kek.js';
 import { newDataKey, openBytes, sealBytes } from './seal.js';
 
 describe('AES-256-GCM sealing', () => {
@@ -82,5 +82,14 @@ describe('VaultTransitKek', () => {
     expect(calls[0]!.token).toBe('s.token');
     expect(kek.id).toBe('vault:transit/hearth-kek');
     await expect(kek.unwrap(wrapped, 'hearth-data-key:u2:1')).rejects.toThrow(/answered 400/);
+  });
+
+  it('reads a sealed or overloaded Vault as an outage to wait out, a refusal as an error', async () => {
+    const answer = (status: number) => (async () => new Response('{"errors":["Vault is sealed"]}', { status })) as unknown as typeof fetch;
+    await expect(new VaultTransitKek({ address: 'https://v', token: 't', key: 'k', fetch: answer(503) }).unwrap(Buffer.from('vault:v1:x'), 'c')).rejects.toBeInstanceOf(KmsUnavailableError);
+    await expect(new VaultTransitKek({ address: 'https://v', token: 't', key: 'k', fetch: answer(429) }).wrap(new Uint8Array(32), 'c')).rejects.toBeInstanceOf(KmsUnavailableError);
+    const denied = new VaultTransitKek({ address: 'https://v', token: 't', key: 'k', fetch: answer(403) }).wrap(new Uint8Array(32), 'c');
+    await expect(denied).rejects.toThrow(/answered 403/);
+    await expect(denied).rejects.not.toBeInstanceOf(KmsUnavailableError);
   });
 });

@@ -1,4 +1,7 @@
-import { jetstreamManager, StorageType } from '@nats-io/jetstream';
+import { JetStreamApiError, jetstreamManager, StorageType } from '@nats-io/jetstream';
+
+/** JetStream's code for a message that is not (or no longer) in the stream. */
+const NO_MESSAGE_FOUND = 10037;
 import { Kvm, KvWatchInclude, type KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { KeyEncryptionKey } from './kek.js';
@@ -163,7 +166,11 @@ export class Keyring {
   async destroy(userId: string): Promise<{ generation: number; already: boolean }> {
     for (let attempt = 0; attempt < 5; attempt++) {
       const c = await this.entry(userId, true);
-      if (c.record?.s === 'erased') return { generation: c.record.g, already: true };
+      if (c.record?.s === 'erased') {
+        // A retry after a secure erase that failed: finish it.
+        await this.eraseKeptKeys(userId);
+        return { generation: c.record.g, already: true };
+      }
       const record: KeyRecord = { g: c.record?.g ?? 0, s: 'erased', at: new Date().toISOString() };
       try {
         if (c.record) await this.kv.update(slot(userId), JSON.stringify(record), c.revision);
@@ -192,8 +199,18 @@ export class Keyring {
       await jsm.streams.deleteMessage(this.stream, revision, true);
     } catch (err) {
       // Already gone (the history limit dropped it): nothing left to overwrite.
-      this.opts.logger.warn({ err: String(err), revision }, 'secure erase of a replaced data key found nothing to erase');
+      if (err instanceof JetStreamApiError && err.code === NO_MESSAGE_FOUND) return;
+      throw new KeyringError(`the replaced data key record (revision ${revision}) could not be securely erased: ${String(err)}`, { cause: err });
     }
+  }
+
+  /** Securely erases any revision of the user's slot that still holds a wrapped key. */
+  private async eraseKeptKeys(userId: string): Promise<void> {
+    const kept: number[] = [];
+    for await (const e of await this.kv.history({ key: slot(userId) })) {
+      if (e.operation === 'PUT' && e.value.length > 0 && (JSON.parse(e.string()) as KeyRecord).w) kept.push(e.revision);
+    }
+    for (const revision of kept) await this.secureErase(revision);
   }
 
   private async entry(userId: string, fresh = false): Promise<Cached> {
