@@ -5,9 +5,9 @@
 //
 // Without --url it starts every Hearth service in this process under a fresh
 // namespace, and removes that namespace's streams and schemas at the end. It
-// first runs the same turns on a Hearth with EVENT_ENCRYPTION=off (its own
-// namespace), so the report gives what sealing every payload costs, measured in
-// the same run.
+// also runs the same turns with EVENT_ENCRYPTION off, on, and off again, each on
+// a Hearth of its own without probes, so the report gives what sealing every
+// payload costs, measured in the same run.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import inspector from 'node:inspector/promises';
@@ -229,27 +229,31 @@ function measuredArm(encryption: 'on' | 'off', namespace: string, run: TurnRun, 
   };
 }
 
-/** The same turns on a Hearth with EVENT_ENCRYPTION=off, in a namespace of its own, removed afterwards. */
-async function unencryptedArm(users: number): Promise<EncryptionArm> {
+/**
+ * The same turns on a Hearth of their own (its own namespace, removed
+ * afterwards) with EVENT_ENCRYPTION on or off, and no probes: the arms differ in
+ * encryption only.
+ */
+async function comparisonArm(encryption: 'on' | 'off', users: number, label: string): Promise<EncryptionArm> {
   const namespace = `bench_${randomBytes(4).toString('hex')}`;
-  log(`encryption comparison: the same turns with EVENT_ENCRYPTION=off first (namespace ${namespace})`);
-  const h = await runHearth({ services: ALL_SERVICES, port: 0, env: benchEnv(namespace, 'off') });
+  log(`encryption comparison: the same turns with EVENT_ENCRYPTION=${encryption}, ${label} (namespace ${namespace})`);
+  const h = await runHearth({ services: ALL_SERVICES, port: 0, env: benchEnv(namespace, encryption) });
   try {
     const client = new ApiClient(h.url);
     const setup = await mapLimit(Array.from({ length: users }), Math.min(users, 16), () => client.setupUser());
     await runTurns(client, setup, opts.warmup, opts.concurrency);
     await waitForQuiet(h.bus.jsm, namespace);
     const cpu0 = process.cpuUsage();
-    const progress = createProgress(opts.turns, 'measured turns, encryption off');
+    const progress = createProgress(opts.turns, `measured turns, encryption ${encryption} (${label})`);
     const run = await runTurns(client, setup, opts.turns, opts.concurrency, (errors) => progress.tick(errors));
     progress.stop();
     const cpu = process.cpuUsage(cpu0);
-    return measuredArm('off', namespace, run, (cpu.user + cpu.system) / 1000 / Math.max(1, run.done));
+    return measuredArm(encryption, namespace, run, (cpu.user + cpu.system) / 1000 / Math.max(1, run.done));
   } finally {
     if (describeDatabase().kind === 'pglite' && !env.PGLITE_DIR.startsWith('memory://')) {
       await withTimeout('dropping PGlite schemas', dropSchemas(h.database.pool, namespace));
     }
-    await withTimeout('stopping the unencrypted Hearth', h.stop());
+    await withTimeout(`stopping the comparison Hearth (encryption ${encryption})`, h.stop());
     await withTimeout('deleting streams', deleteStreams(env.NATS_URL, namespace));
     if (env.DATABASE_URL) {
       const c = new pg.Client({ connectionString: env.DATABASE_URL });
@@ -263,18 +267,34 @@ async function unencryptedArm(users: number): Promise<EncryptionArm> {
   }
 }
 
+/** The mean of two arms of the same kind (off before and off after the encrypted run: drift cancels). */
+function meanArm(a: EncryptionArm, b: EncryptionArm): EncryptionArm {
+  const mid = (x: number, y: number) => (x + y) / 2;
+  return {
+    ...a,
+    namespace: `${a.namespace}+${b.namespace}`,
+    turns: a.turns + b.turns,
+    errors: a.errors + b.errors,
+    perSec: mid(a.perSec, b.perSec),
+    latencyMs: { count: a.latencyMs.count + b.latencyMs.count, mean: mid(a.latencyMs.mean, b.latencyMs.mean), p50: mid(a.latencyMs.p50, b.latencyMs.p50), p90: mid(a.latencyMs.p90, b.latencyMs.p90), p99: mid(a.latencyMs.p99, b.latencyMs.p99), max: Math.max(a.latencyMs.max, b.latencyMs.max) },
+    cpuMsPerTurn: mid(a.cpuMsPerTurn, b.cpuMsPerTurn),
+  };
+}
+
 function pct(on: number, off: number): string {
   const d = ((on - off) / off) * 100;
   return `${d >= 0 ? '+' : ''}${d.toFixed(1)} %`;
 }
 
-function renderEncryption(off: EncryptionArm, on: EncryptionArm): string {
+function renderEncryption(offBefore: EncryptionArm, on: EncryptionArm, offAfter: EncryptionArm): string {
+  const off = meanArm(offBefore, offAfter);
   const row = (a: EncryptionArm) =>
     `  ${a.encryption.padEnd(4)} ${a.perSec.toFixed(1).padStart(7)} turns/s   p50 ${a.latencyMs.p50.toFixed(1).padStart(7)} ms   p99 ${a.latencyMs.p99.toFixed(1).padStart(7)} ms   CPU ${a.cpuMsPerTurn.toFixed(2)} ms/turn   errors ${a.errors}`;
   return [
-    'Event encryption (same run; off measured first, each after its own warmup)',
-    row(off),
+    'Event encryption (same run, before and after the probed run above: off, on, off again, each on its own Hearth without probes after its own warmup; on is compared with the mean of the two offs)',
+    row(offBefore),
     row(on),
+    row(offAfter),
     `  cost of sealing: throughput ${pct(on.perSec, off.perSec)}, p50 ${pct(on.latencyMs.p50, off.latencyMs.p50)}, p99 ${pct(on.latencyMs.p99, off.latencyMs.p99)}, CPU/turn ${pct(on.cpuMsPerTurn, off.cpuMsPerTurn)}`,
   ].join('\n');
 }
@@ -287,11 +307,15 @@ async function main(): Promise<number> {
   let counter: QueryCounter | undefined;
   let ownPglite: Database | undefined;
   let offArm: EncryptionArm | undefined;
+  let onArm: EncryptionArm | undefined;
   try {
     let url = opts.url;
     if (!url) {
       log(`starting Hearth in this process: namespace ${namespace}, ${database.text}, NATS ${env.NATS_URL}`);
-      if (opts.encryptionCompare) offArm = await unencryptedArm(users);
+      if (opts.encryptionCompare) {
+        offArm = await comparisonArm('off', users, 'before');
+        onArm = await comparisonArm('on', users, 'between');
+      }
       // The bench drives many users from one address; dev tokens and no rate limits.
       hearth = await runHearth({ services: ALL_SERVICES, port: 0, env: benchEnv(namespace, 'on') });
       url = hearth.url;
@@ -406,10 +430,11 @@ async function main(): Promise<number> {
     };
     const result: BenchResult = { ...partial, interpretation: interpretation(partial) };
     process.stdout.write(`${renderReport(result)}\n`);
-    const onArm = offArm ? measuredArm('on', namespace, run, usage.cpuMsPerTurn) : undefined;
-    if (offArm && onArm) process.stdout.write(`\n${renderEncryption(offArm, onArm)}\n`);
+    const offAfter = offArm && !interrupted ? await comparisonArm('off', users, 'after') : undefined;
+    if (offArm && onArm && offAfter) process.stdout.write(`\n${renderEncryption(offArm, onArm, offAfter)}\n`);
     if (opts.json) {
-      await writeFile(opts.json, `${JSON.stringify({ ...result, encryption: offArm && onArm ? { off: offArm, on: onArm } : undefined }, null, 2)}\n`);
+      const encryption = offArm && onArm && offAfter ? { offBefore: offArm, on: onArm, offAfter, offMean: meanArm(offArm, offAfter) } : undefined;
+      await writeFile(opts.json, `${JSON.stringify({ ...result, encryption }, null, 2)}\n`);
       log(`results written to ${opts.json}`);
     }
     if (interrupted) log('interrupted: the figures above cover only the turns that ran');
