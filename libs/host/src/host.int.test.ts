@@ -187,7 +187,8 @@ describe.each(['Postgres', 'PGlite'] as const)('runHearth on %s', (kind) => {
       return res.status === 200 ? json<{ status: string; checks: ReadinessReport['checks'] }>(res) : undefined;
     }, { what: '/readyz to answer 200' });
     expect(ready.status).toBe('ready');
-    expect(ready.checks.consumers).toMatchObject({ ok: true, bound: 2, total: 2 });
+    // The two services' own consumers, and each one's erase-user reactor (libs/host starts one per service).
+    expect(ready.checks.consumers).toMatchObject({ ok: true, bound: 4, total: 4 });
     await expect(hearth!.ready()).resolves.toBe(true);
 
     const metrics = await fetch(`${hearth!.url}/metrics`);

@@ -30,7 +30,7 @@ describe('migrateSchema', () => {
       migrateSchema(database, `${ns}_svc`, migrations),
       migrateSchema(database, `${ns}_svc`, migrations),
     ]);
-    expect([...first, ...second].sort()).toEqual(['0000_00_runtime', '0000_01_quarantine', '2026_01_01_0001_a']);
+    expect([...first, ...second].sort()).toEqual(['0000_00_runtime', '0000_01_quarantine', '0000_02_erasures', '2026_01_01_0001_a']);
     expect(await migrateSchema(database, `${ns}_svc`, migrations)).toEqual([]);
   });
 

@@ -2,7 +2,7 @@
 // production: text that could poison an event is refused, one user's
 // concurrent messages are all recorded, app opens are idempotent, the dev clock
 // needs a token, and the rate limits are installed on the served API.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Bus, LocalKek } from '@hearth/bus';
 import { Events } from '@hearth/events';
 import { runHearth, type HearthProcess } from '@hearth/host';
@@ -223,6 +223,8 @@ describe('the ingress edge in production', () => {
       services: [service],
       env: {
         HEARTH_ENV: 'production',
+        // Production needs a KEK; a fresh one for this test.
+        HEARTH_KEK: randomBytes(32).toString('base64'),
         HEARTH_NAMESPACE: ns,
         NATS_URL: await natsUrl(),
         DATABASE_URL: dbUrl,
