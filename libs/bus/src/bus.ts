@@ -15,6 +15,7 @@ import { AppendConflictError, BusError, QueryError } from './errors.js';
 import { decodeEnvelope, encodeEnvelope, type EventDraft, type StoredEvent } from './events.js';
 import { Topology, type ServiceName } from './topology.js';
 import type { KeyEncryptionKey } from './keys/kek.js';
+import { currentCause } from './keys/cause.js';
 import { Keyring, type Sealed } from './keys/keyring.js';
 
 /** Minimal logger the bus writes to (pino fits). */
@@ -222,7 +223,11 @@ export class Bus {
   /** The payload as it goes into the envelope: sealed with the user's data key unless it is clear. */
   private async seal(d: EventDraft): Promise<Sealed | undefined> {
     if (!this.keyring || d.clear || d.userId === '' || d.userId.startsWith('_')) return undefined;
-    return this.keyring.seal(d.userId, d.id, d.payload, { opens: d.opensDataKey });
+    const cause = currentCause();
+    return this.keyring.seal(d.userId, d.id, d.payload, {
+      opens: d.opensDataKey,
+      causeGeneration: cause && cause.userId === d.userId ? cause.keyGeneration : undefined,
+    });
   }
 
   /**

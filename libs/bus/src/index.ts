@@ -14,6 +14,7 @@ export {
   type MessageCodec,
 } from './events.js';
 export { Keyring, KeyringError, keyBucketName, type Sealed, type KeyringOptions } from './keys/keyring.js';
+export { withCause, currentCause, type Cause } from './keys/cause.js';
 export { KmsUnavailableError, LocalKek, VaultTransitKek, type KeyEncryptionKey, type VaultTransitOptions } from './keys/kek.js';
 export { appendDecided } from './append.js';
 export { BusError, AppendConflictError, TerminalError, QueryError } from './errors.js';

@@ -1,4 +1,4 @@
-import { ACK, startConsumer, type Bus, type Outcome, type RunningConsumer, type ServiceName, type StoredEvent } from '@hearth/bus';
+import { ACK, startConsumer, withCause, type Bus, type Outcome, type RunningConsumer, type ServiceName, type StoredEvent } from '@hearth/bus';
 import { GAP_RETRY_MS, positionOf } from './projection.js';
 import { markQuarantineRedriven, recordQuarantine } from './quarantine.js';
 import { runtimeDb, type AnyDb } from './runtime.js';
@@ -24,7 +24,7 @@ export async function reactOnce(anyDb: AnyDb, reactor: Reactor, e: StoredEvent):
   if (e.seq <= pos) return ACK;
   if (e.prevSeq > pos) return { kind: 'nak', delayMs: GAP_RETRY_MS, reason: `waiting for seq ${e.prevSeq}` };
   // An erased user's event: nothing to react to, but its place in the chain is taken.
-  if (!e.erased) await reactor.react(e);
+  if (!e.erased) await withCause(e, () => reactor.react(e));
   // Compare-and-set: a replica that raced us on the same event wrote the same outputs.
   if (pos === 0) {
     await db
@@ -81,7 +81,7 @@ export async function startReactor(
         quarantine: (q) => recordQuarantine(db, reactor.name, q, { checkpoint: false }),
         redrive: async (e) => {
           // Its outputs have ids derived from the event: a redrive appends nothing twice.
-          if (!e.erased) await reactor.react(e);
+          if (!e.erased) await withCause(e, () => reactor.react(e));
           await markQuarantineRedriven(db, reactor.name, e);
         },
       }),

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DeliverPolicy } from '@nats-io/jetstream';
 import { cleanupNamespace, natsUrl, testNamespace, waitFor } from '@hearth/testing';
-import { Bus, LocalKek, SERVICE_NAMES, type EventDraft, type StoredEvent } from '../index.js';
+import { Bus, LocalKek, SERVICE_NAMES, withCause, type EventDraft, type StoredEvent } from '../index.js';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const text = new TextEncoder();
@@ -160,5 +160,27 @@ describe('crypto-shredding in the event layer (real NATS)', () => {
       expect(new TextDecoder().decode(fromA!.payload)).toBe('from a');
       for await (const e of reader.read('router', { key: 'u6' })) expect(new TextDecoder().decode(e.payload)).toBe('from b');
     }
+  });
+
+  it("withholds a reaction to an erased generation's event even after the user started anew", async () => {
+    const bus = await connect();
+    await bus.ensureStreams(SERVICE_NAMES);
+    const [turn] = await bus.append('memory', 'u7', [note('u7', 'a turn before the erasure')], 0);
+    const [cause] = await readAll(bus, 'u7');
+    await bus.keyring!.destroy('u7');
+    const [fresh] = await bus.append('memory', 'u7', [note('u7', 'a new start', { opensDataKey: true })], turn!.seq);
+    // The reply to the old turn, still in flight, lands after the new start.
+    const [late] = await withCause(cause!, () => bus.append('memory', 'u7', [note('u7', `${CANARY} a late reply`)], fresh!.seq));
+    // A reaction to the new user's event is sealed as usual.
+    const newCause = (await readAll(bus, 'u7')).find((e) => e.seq === fresh!.seq)!;
+    await withCause(newCause, () => bus.append('memory', 'u7', [note('u7', 'a reply to the new user')], late!.seq));
+    const events = await readAll(bus, 'u7');
+    expect(events.map((e) => [e.keyGeneration, e.erased, new TextDecoder().decode(e.payload)])).toEqual([
+      [1, true, ''],
+      [2, false, 'a new start'],
+      [1, true, ''],
+      [2, false, 'a reply to the new user'],
+    ]);
+    expect((await rawMessages(bus, ns)).some((m) => m.includes(CANARY))).toBe(false);
   });
 });

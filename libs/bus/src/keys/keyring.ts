@@ -136,12 +136,19 @@ export class Keyring {
    * Seals a payload about a user for the log. The first event about a user
    * creates their key; `opens` (a new start after an erasure, POST /v1/me)
    * creates the next generation. Anything else appended about an erased user
-   * is withheld: its payload is dropped, so nothing outlives the erasure.
+   * is withheld: its payload is dropped, so nothing outlives the erasure. So is
+   * a reaction to an event of an older generation (`causeGeneration`): it
+   * belongs to the erased user, not to the one who started anew.
    */
-  async seal(userId: string, eventId: string, payload: Uint8Array, opts: { opens?: boolean } = {}): Promise<Sealed> {
+  async seal(userId: string, eventId: string, payload: Uint8Array, opts: { opens?: boolean; causeGeneration?: number } = {}): Promise<Sealed> {
     let c = await this.entry(userId);
     if (!c.record || (opts.opens && c.record.s === 'erased')) c = await this.createNext(userId, c);
-    if (c.record?.s !== 'active' || !c.key) return { payload: new Uint8Array(0), keyGeneration: c.record?.g ?? 0, erased: true };
+    // A cause sealed under a newer generation than the cached one: a new start this process has not seen yet.
+    if (opts.causeGeneration && c.record && opts.causeGeneration > c.record.g) c = await this.entry(userId, true);
+    const withheld = { payload: new Uint8Array(0), keyGeneration: c.record?.g ?? 0, erased: true };
+    if (c.record?.s !== 'active' || !c.key) return withheld;
+    // A reaction to an event of an erased generation: its output belongs to the erased user.
+    if (opts.causeGeneration && opts.causeGeneration !== c.record.g) return { ...withheld, keyGeneration: opts.causeGeneration };
     return { payload: sealBytes(c.key, payload, payloadAssociatedData(eventId)), keyGeneration: c.record.g, erased: false };
   }
 
