@@ -143,11 +143,13 @@ for (const svc of SERVICES) {
     { name: 'nats-ca', mountPath: '/etc/hearth/nats-ca', readOnly: true },
   ]);
   expectAt(at, pod.volumes.find((v) => v.name === 'nats-ca'), 'secret', { secretName: 'nats-server-tls', items: [{ key: 'ca.crt', path: 'ca.crt' }] });
-  // Its own NATS user, whose password only it reads; the one KEK of all services.
+  // Its own NATS user, whose password only it reads; the one KEK of all services (and the
+  // previous one, present only during a rotation).
   expectAt(at, c, 'env', [
     { name: 'NATS_USER', value: svc },
     { name: 'NATS_PASSWORD', valueFrom: { secretKeyRef: { name: 'hearth-nats-users', key: `NATS_PASSWORD_${upper(svc)}` } } },
     { name: 'HEARTH_KEK', valueFrom: { secretKeyRef: { name: 'hearth-kek', key: 'HEARTH_KEK', optional: true } } },
+    { name: 'HEARTH_KEK_PREVIOUS', valueFrom: { secretKeyRef: { name: 'hearth-kek-previous', key: 'HEARTH_KEK_PREVIOUS', optional: true } } },
   ]);
   expectAt(at, pdb, 'spec.selector', dep.spec.selector);
   const services = docs.filter((d) => d.kind === 'Service');

@@ -58,6 +58,8 @@ export interface BusOptions {
    */
   encryption?: {
     kek: KeyEncryptionKey;
+    /** Earlier KEKs, unwrap only, while a rotation re-wraps the keys. */
+    previousKeks?: readonly KeyEncryptionKey[];
     /** @default 60_000 */
     keyCacheTtlMs?: number;
   };
@@ -120,6 +122,7 @@ export class Bus {
     const keyring = opts.encryption
       ? await Keyring.open(nc, opts.namespace, opts.encryption.kek, {
           cacheTtlMs: opts.encryption.keyCacheTtlMs,
+          previousKeks: opts.encryption.previousKeks,
           replicas: opts.streamReplicas,
           logger: opts.logger,
         })

@@ -89,6 +89,17 @@ export const hostEnvSchema = baseEnvSchema.extend({
     .trim()
     .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes in base64 (openssl rand -base64 32)')
     .optional(),
+  /**
+   * Earlier local KEKs (comma-separated base64), for unwrapping only, while
+   * `pnpm keys:rotate` re-wraps every data key with the current KEK (a new
+   * HEARTH_KEK, or Vault when moving to it). Remove once the rotation reported
+   * no key left under them. Never logged.
+   */
+  HEARTH_KEK_PREVIOUS: z
+    .string()
+    .trim()
+    .refine((v) => v.split(',').every((k) => Buffer.from(k.trim(), 'base64').length === 32), 'each must be 32 bytes in base64')
+    .optional(),
   /** Vault address, e.g. https://vault.internal:8200 (KMS_PROVIDER=vault). */
   VAULT_ADDR: z.string().url().optional(),
   /** Vault token allowed to encrypt/decrypt with the transit key (KMS_PROVIDER=vault). Never logged. */
@@ -147,5 +158,10 @@ export function eventEncryption(config: HostConfig, log?: { warn(obj: object, ms
     log?.warn({ namespace: config.HEARTH_NAMESPACE }, 'no HEARTH_KEK: using a development KEK derived from the namespace (dev and test only)');
     kek = LocalKek.forDevelopment(config.HEARTH_NAMESPACE);
   }
-  return { kek, keyCacheTtlMs: config.DATA_KEY_CACHE_MS };
+  const previousKeks = (config.HEARTH_KEK_PREVIOUS ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter((k) => k !== '')
+    .map((k) => LocalKek.fromBase64(k));
+  return { kek, previousKeks, keyCacheTtlMs: config.DATA_KEY_CACHE_MS };
 }

@@ -183,4 +183,31 @@ describe('crypto-shredding in the event layer (real NATS)', () => {
     ]);
     expect((await rawMessages(bus, ns)).some((m) => m.includes(CANARY))).toBe(false);
   });
+
+  it('rotates the KEK: keys stay readable under either during the rotation, then under the new one alone', async () => {
+    const oldKek = LocalKek.fromBase64(Buffer.alloc(32, 11).toString('base64'));
+    const newKek = LocalKek.fromBase64(Buffer.alloc(32, 12).toString('base64'));
+    const before = await connect({ kekOverride: oldKek });
+    await before.ensureStreams(SERVICE_NAMES);
+    for (const u of ['r1', 'r2', 'r3']) await before.append('memory', u, [note(u, `${u} before the rotation`)], 0);
+    await before.keyring!.destroy('r3');
+
+    // A process given the new KEK and the old one as previous reads every key meanwhile.
+    const during = await Bus.connect({ url, name: 'keyring-rotating', namespace: ns, logger: silent, encryption: { kek: newKek, previousKeks: [oldKek] } });
+    opened.push(during);
+    expect(new TextDecoder().decode((await readAll(during, 'r1'))[0]!.payload)).toBe('r1 before the rotation');
+    const progress: number[] = [];
+    expect(await during.keyring!.rotate((done) => progress.push(done))).toEqual({ total: 3, rewrapped: 2, current: 0, erased: 1 });
+    expect(progress).toEqual([1, 2, 3]);
+    expect(await during.keyring!.rotate()).toEqual({ total: 3, rewrapped: 0, current: 2, erased: 1 });
+
+    // Afterwards the new KEK alone reads them; the old one alone no longer does.
+    const after = await connect({ kekOverride: newKek });
+    expect(new TextDecoder().decode((await readAll(after, 'r2'))[0]!.payload)).toBe('r2 before the rotation');
+    const stale = await connect({ kekOverride: oldKek });
+    await expect(readAll(stale, 'r1')).rejects.toThrow();
+    // No record wrapped by the old KEK is left in the bucket, history included.
+    const keyRecords = (await rawMessages(after, ns)).map((m) => m.toString()).filter((m) => m.includes('"g":'));
+    expect(keyRecords.filter((m) => m.includes(oldKek.id))).toEqual([]);
+  });
 });

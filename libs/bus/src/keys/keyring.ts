@@ -43,6 +43,11 @@ export interface KeyringOptions {
   cacheSize?: number;
   /** Stream replicas of the key bucket. @default 1 */
   replicas?: number;
+  /**
+   * Earlier KEKs, for unwrapping only: keys wrapped by one of them stay
+   * readable while `rotate` re-wraps them with the current KEK.
+   */
+  previousKeks?: readonly KeyEncryptionKey[];
   logger: { warn(obj: object, msg?: string): void; info(obj: object, msg?: string): void };
 }
 
@@ -229,10 +234,62 @@ export class Keyring {
     if (e && e.operation === 'PUT' && e.value.length > 0) record = JSON.parse(e.string()) as KeyRecord;
     const c: Cached = { record, revision: e?.revision ?? 0, expiresAt: now + (this.opts.cacheTtlMs ?? 60_000) };
     if (record?.s === 'active' && record.w) {
-      c.key = await this.kek.unwrap(Buffer.from(record.w, 'base64'), context(userId, record.g));
+      c.key = await this.kekFor(record).unwrap(Buffer.from(record.w, 'base64'), context(userId, record.g));
     }
     this.remember(userId, c);
     return c;
+  }
+
+  /** The KEK that wrapped a record: the current one, or an earlier one named in HEARTH_KEK_PREVIOUS. */
+  private kekFor(record: KeyRecord): KeyEncryptionKey {
+    if (!record.k || record.k === this.kek.id) return this.kek;
+    const previous = this.opts.previousKeks?.find((k) => k.id === record.k);
+    if (!previous) {
+      throw new KeyringError(`a data key is wrapped by KEK ${record.k}, which this process does not hold (current ${this.kek.id}): give it in HEARTH_KEK_PREVIOUS until pnpm keys:rotate has re-wrapped every key`);
+    }
+    return previous;
+  }
+
+  /**
+   * Re-wraps every active data key not wrapped by the current KEK (KEK
+   * rotation), and securely erases the revision that held the old wrapping.
+   * Idempotent and resumable: a key already under the current KEK is skipped.
+   */
+  async rotate(onProgress?: (done: number, total: number) => void): Promise<{ total: number; rewrapped: number; current: number; erased: number }> {
+    const slots: string[] = [];
+    for await (const k of await this.kv.keys()) slots.push(k);
+    const out = { total: slots.length, rewrapped: 0, current: 0, erased: 0 };
+    for (const [i, s] of slots.entries()) {
+      const userId = Buffer.from(s, 'base64url').toString('utf8');
+      for (let attempt = 0; ; attempt++) {
+        const c = await this.entry(userId, true);
+        if (!c.record || c.record.s !== 'active' || !c.key) {
+          out.erased++;
+          break;
+        }
+        if (c.record.k === this.kek.id) {
+          out.current++;
+          break;
+        }
+        const record: KeyRecord = {
+          ...c.record,
+          w: Buffer.from(await this.kek.wrap(c.key, context(userId, c.record.g))).toString('base64'),
+          k: this.kek.id,
+        };
+        try {
+          await this.kv.update(s, JSON.stringify(record), c.revision);
+        } catch (err) {
+          if (isCasConflict(err) && attempt < 5) continue; // created or erased meanwhile: look again
+          throw err;
+        }
+        this.#cache.delete(userId);
+        await this.secureErase(c.revision);
+        out.rewrapped++;
+        break;
+      }
+      onProgress?.(i + 1, slots.length);
+    }
+    return out;
   }
 
   private remember(userId: string, c: Cached): void {
