@@ -6,14 +6,14 @@
 // and replay stay untouched; POST /v1/me then starts a new, empty user.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DeliverPolicy } from '@nats-io/jetstream';
-import { appendDecided, Bus, draft, LocalKek, SERVICE_NAMES, type StoredEvent } from '@hearth/bus';
-import { Events } from '@hearth/events';
+import { Bus, LocalKek, SERVICE_NAMES, type StoredEvent } from '@hearth/bus';
 import { schemaFor } from '@hearth/host';
 import { openDatabase, replayProjection, type Database } from '@hearth/store';
 import { databaseUrl, natsUrl, waitFor } from '@hearth/testing';
 import { sql } from 'kysely';
 import { ALL_SERVICES } from '../services/registry.js';
 import { HearthClient, onboard, settled, type Reply } from './support/client.js';
+import { appendPoisonTurn } from './support/poison.js';
 import { startHearth, type RunningHearth } from './support/process.js';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -98,27 +98,7 @@ describe.each(['postgres', 'pglite'] as const)('DELETE /v1/me: erasure by crypto
     expect(bystanderBefore.body.memories.length).toBeGreaterThan(0);
 
     // A forced dead letter: a poison turn (NUL) that quotes the canary, appended behind the edge.
-    const me = (await victim.call('GET', '/v1/me')).body;
-    const poisonId = randomUUID();
-    await appendDecided(bus, 'ingress', victim.userId!, () => [
-      draft(
-        Events.TurnReceived,
-        {
-          messageId: poisonId,
-          conversationId: conversation,
-          text: `${Canary} \u0000 poison`,
-          source: 'chat',
-          userState: me.user_state,
-          activatesUser: false,
-          missingOnboarding: [],
-          aiFriendId: me.ai_friend_id,
-          clientTimezone: 'Asia/Seoul',
-          clientLocale: '',
-          ageBand: '25-34',
-        },
-        { id: poisonId, userId: victim.userId!, occurredAt: new Date(), correlationId: poisonId },
-      ),
-    ]);
+    const poisonId = await appendPoisonTurn(bus, victim, conversation, `${Canary} \u0000 poison`);
     await waitFor(async () => ((await admin.call('GET', '/v1/admin/dead-letters')).body.dead_letters ?? []).some((d: { event_id: string }) => d.event_id === poisonId), {
       what: 'the poison turn to be dead-lettered',
       timeoutMs: 60_000,

@@ -1,7 +1,8 @@
 /**
  * The harness of Hearth's integration and e2e tests: unique namespaces, the
  * shared NATS and Postgres servers (environment, container or local), cleanup by
- * namespace, throwaway servers for fault tests, and polling.
+ * namespace, throwaway servers for fault tests, polling, and the projections'
+ * erasure check.
  */
 export { TestingError, WaitTimeoutError, ServerUnavailableError, ServerProcessError } from './errors.js';
 export { testNamespace } from './namespace.js';
@@ -27,3 +28,5 @@ export {
   type StartPostgresServerOptions,
   type StopPostgresServerOptions,
 } from './postgres-server.js';
+export { storedEvent } from './events.js';
+export { openErasureHarness, type ErasureHarness, type StreamWriter, type TestSchema } from './erasure.js';

@@ -3,12 +3,11 @@
 // user is left while another user's rows are intact, and the tables equal a
 // replay that passes over the erased user's (unreadable) events.
 import { randomUUID } from 'node:crypto';
-import { GLOBAL_KEYS, Topology, type EventType, type ServiceName, type StoredEvent } from '@hearth/bus';
+import { GLOBAL_KEYS } from '@hearth/bus';
 import { Events } from '@hearth/events';
 import { ingress, orchestrator } from '@hearth/proto';
-import { applyEvents, migrateSchema, openDatabase, schemaDb, type Database, type Projection } from '@hearth/store';
-import { databaseUrl, dropSchemas, testNamespace } from '@hearth/testing';
-import { sql, type Kysely } from 'kysely';
+import { applyEvents } from '@hearth/store';
+import { openErasureHarness, type ErasureHarness } from '@hearth/testing';
 import type { IngressDb } from '../db.js';
 import { service } from '../index.js';
 import { appOpensProjection } from './app-opens.js';
@@ -16,110 +15,32 @@ import { personasProjection } from './personas.js';
 import { turnsProjection } from './turns.js';
 import { usersProjection } from './users.js';
 
-const ns = testNamespace('t_ingress_erase');
-const topology = new Topology(ns);
-let database: Database;
-let dbUrl: string;
-let schemas = 0;
+let h: ErasureHarness<IngressDb>;
 
 beforeAll(async () => {
-  dbUrl = await databaseUrl();
-  database = await openDatabase({ url: dbUrl });
+  h = await openErasureHarness('t_ingress_erase', service.migrations);
 });
 
-afterAll(async () => {
-  await database.close();
-  await dropSchemas(dbUrl, ns);
-});
-
-/** Events as a stream holds them: each subject a chain, each event naming its predecessor's sequence. */
-function streamOf(svc: ServiceName) {
-  let seq = 0;
-  const last = new Map<string, number>();
-  let at = Date.UTC(2026, 10, 24, 9);
-  return <T>(type: EventType<T>, value: T, userId: string, key: string = userId): StoredEvent => {
-    const subject = topology.subject(svc, key);
-    const prevSeq = last.get(subject) ?? 0;
-    last.set(subject, ++seq);
-    at += 60_000;
-    return {
-      ...{ id: randomUUID(), type: type.name, userId, occurredAt: new Date(at), causationId: '', correlationId: '', schemaVersion: 1 },
-      ...{ payload: type.encode(value), service: svc, stream: topology.stream(svc), subject, seq, prevSeq, raw: new Uint8Array(0), keyGeneration: 0, erased: false },
-    };
-  };
-}
-
-interface Schema {
-  name: string;
-  db: Kysely<IngressDb>;
-}
-
-async function freshSchema(): Promise<Schema> {
-  const name = `${ns}_s${++schemas}`;
-  await migrateSchema(database, name, service.migrations);
-  return { name, db: schemaDb<IngressDb>(database, name) };
-}
-
-const rowsOf = async (s: Schema, table: string, userId: string): Promise<number> =>
-  Number(((await sql`select count(*) as n from ${sql.table(`${s.name}.${table}`)} where user_id::text = ${userId}`.execute(s.db)).rows[0] as { n: string }).n);
-
-/** Rows one schema has that the other has not, both ways (replay's own comparison). */
-async function differing(a: Schema, b: Schema, table: string): Promise<number> {
-  const [ta, tb] = [sql.table(`${a.name}.${table}`), sql.table(`${b.name}.${table}`)];
-  const q = sql`select (select count(*) from (select * from ${ta} except all select * from ${tb}) x) + (select count(*) from (select * from ${tb} except all select * from ${ta}) y) as n`;
-  return Number(((await q.execute(a.db)).rows[0] as { n: string }).n);
-}
-
-/**
- * Applies `events` live, erases `gone`, and checks: none of its rows left in
- * any table, `kept`'s untouched, and the tables equal to a replay that passes
- * over `gone`'s events.
- */
-async function eraseAndCompare(projection: Projection<IngressDb>, events: StoredEvent[], gone: string, kept: string): Promise<void> {
-  const live = await freshSchema();
-  const replay = await freshSchema();
-  for (const source of projection.sources) {
-    const { outcomes } = await applyEvents(live.db, projection, events.filter((e) => e.service === source));
-    expect(outcomes.every((o) => o.kind === 'ack')).toBe(true);
-  }
-  const before: Record<string, number> = {};
-  for (const table of projection.tables) {
-    // Both users have rows in every table: the erasure has something to remove, and something to keep.
-    expect(await rowsOf(live, table, gone)).toBeGreaterThan(0);
-    before[table] = await rowsOf(live, table, kept);
-    expect(before[table]).toBeGreaterThan(0);
-  }
-
-  await live.db.transaction().execute((trx) => projection.erase(trx, gone));
-  for (const source of projection.sources) {
-    await applyEvents(replay.db, projection, events.filter((e) => e.service === source), { skip: (e) => e.userId === gone });
-  }
-
-  for (const table of projection.tables) {
-    expect({ table, rows: await rowsOf(live, table, gone) }).toEqual({ table, rows: 0 });
-    expect({ table, rows: await rowsOf(live, table, kept) }).toEqual({ table, rows: before[table] });
-    expect({ table, differing: await differing(live, replay, table) }).toEqual({ table, differing: 0 });
-  }
-}
+afterAll(() => h.close());
 
 describe('ingress projections erase a user (invariant 9)', () => {
   const a = randomUUID();
   const b = randomUUID();
 
   it('users: the profile, answers and controls', async () => {
-    const next = streamOf('ingress');
+    const next = h.streamOf('ingress');
     const events = [a, b].flatMap((u) => [
       next(Events.UserCreated, { userId: u }, u),
       next(Events.OnboardingAnswered, ingress.OnboardingAnswered.fromPartial({ answers: { preferredName: `name-${u}`, clientTimezone: 'Asia/Seoul' }, aiFriendId: randomUUID() }), u),
       next(Events.ControlsUpdated, ingress.ControlsUpdated.fromPartial({ proactiveMessagesEnabled: false, suppressedTopics: ['ROMANCE'] }), u),
       next(Events.TurnReceived, ingress.TurnReceived.fromPartial({ messageId: randomUUID(), conversationId: randomUUID(), text: 'hi', source: 'chat', activatesUser: true }), u),
     ]);
-    await eraseAndCompare(usersProjection, events, a, b);
+    await h.eraseAndCompare(usersProjection, events, a, b);
   });
 
   it('turns: both sides of chats, refusals and proactive messages', async () => {
-    const fromIngress = streamOf('ingress');
-    const fromOrchestrator = streamOf('orchestrator');
+    const fromIngress = h.streamOf('ingress');
+    const fromOrchestrator = h.streamOf('orchestrator');
     const events = [a, b].flatMap((u) => {
       const conversationId = randomUUID();
       const chat = randomUUID();
@@ -132,11 +53,11 @@ describe('ingress projections erase a user (invariant 9)', () => {
         fromOrchestrator(Events.TurnCompleted, orchestrator.TurnCompleted.fromPartial({ messageId: randomUUID(), conversationId, assistantMessageId: randomUUID(), assistantText: 'How was Busan?', source: 'retention', retentionId: randomUUID() }), u),
       ];
     });
-    await eraseAndCompare(turnsProjection, events, a, b);
+    await h.eraseAndCompare(turnsProjection, events, a, b);
   });
 
   it('personas: the user\'s row on the shared assignment log, the others as they were', async () => {
-    const next = streamOf('orchestrator');
+    const next = h.streamOf('orchestrator');
     const assigned = (u: string, total: number) =>
       next(
         Events.PersonaAssigned,
@@ -145,23 +66,23 @@ describe('ingress projections erase a user (invariant 9)', () => {
         GLOBAL_KEYS.personaAssignments,
       );
     // b's assignment was decided on a window that counted a's: the number stays, as replay copies it.
-    await eraseAndCompare(personasProjection, [assigned(a, 0), assigned(b, 1), assigned(randomUUID(), 2)], a, b);
+    await h.eraseAndCompare(personasProjection, [assigned(a, 0), assigned(b, 1), assigned(randomUUID(), 2)], a, b);
   });
 
   it('app-opens: every open the user recorded', async () => {
-    const next = streamOf('ingress');
+    const next = h.streamOf('ingress');
     const events = [a, b, a, b].map((u) => next(Events.AppOpened, ingress.AppOpened.fromPartial({ appOpenId: randomUUID(), openedNotificationId: randomUUID() }), u));
-    await eraseAndCompare(appOpensProjection, events, a, b);
+    await h.eraseAndCompare(appOpensProjection, events, a, b);
   });
 
   it('erasing again, or a user with no rows, changes nothing', async () => {
-    const s = await freshSchema();
-    const next = streamOf('ingress');
+    const s = await h.freshSchema();
+    const next = h.streamOf('ingress');
     await applyEvents(s.db, usersProjection, [next(Events.UserCreated, { userId: b }, b)]);
     await s.db.transaction().execute(async (trx) => {
       await usersProjection.erase(trx, a);
       await usersProjection.erase(trx, a);
     });
-    expect(await rowsOf(s, 'users', b)).toBe(1);
+    expect(await h.rowsOf(s, 'users', b)).toBe(1);
   });
 });

@@ -1,70 +1,20 @@
 import { payloadOf, type StoredEvent } from '@hearth/bus';
-import { deriveId, Events, type MemoriesInvalidated, type MemoryConfirmed, type MemoryRecorded, type TurnCompleted, type TurnMemoryWritten } from '@hearth/events';
+import { Events, type MemoriesInvalidated, type MemoryConfirmed, type MemoryRecorded, type TurnMemoryWritten } from '@hearth/events';
 import { parseJsonReply } from '@hearth/llm';
-import { detectTopics, exchangeTopics, normalizeUserText, parseCorrection } from '@hearth/text';
 import { REPLY as EXTRACTION_REPLY } from '../adapters/llm-extractor.js';
 import { OFFLINE_EXTRACTOR } from '../config.js';
-import { decideCorrection } from '../domain/corrections.js';
-import { decideWrites } from '../domain/dedup.js';
-import { embeddingText, topicsOfMemory } from '../domain/describe.js';
-import { extractHeuristic, keysForTarget } from '../domain/extract/index.js';
-import { llmReasons } from '../domain/gate.js';
 import { acceptLlmCandidates, type RawCandidate } from '../domain/llm-candidates.js';
-import type { Candidate, MemoryRow, MemoryType } from '../domain/types.js';
-import { CORRECTS_FACT } from './writeback.js';
+import type { Candidate, MemoryType } from '../domain/types.js';
+import { decideWriteback, writebackTurnOf, type StoredMemory, type WritebackState, type WritebackTurn } from '../domain/writeback.js';
+
+// The live write-back decides with the same function; the package exports it from here.
+export { decideWriteback, writebackTurnOf, type StoredMemory, type WritebackDecision, type WritebackState, type WritebackTurn } from '../domain/writeback.js';
 
 /** One recorded field that today's write-back decides differently. */
 export interface WritebackChange {
   field: string;
   before: unknown;
   after: unknown;
-}
-
-/** What the write-back reads of a TurnCompleted. */
-export type WritebackTurn = Pick<
-  TurnCompleted,
-  'messageId' | 'conversationId' | 'assistantMessageId' | 'aiFriendId' | 'source' | 'userText' | 'assistantText' | 'surfacedMemoryIds'
-> & { memoryWritePolicy: string; valence: number; tags: string[] };
-
-export function writebackTurnOf(t: TurnCompleted): WritebackTurn {
-  return {
-    messageId: t.messageId,
-    conversationId: t.conversationId,
-    assistantMessageId: t.assistantMessageId,
-    aiFriendId: t.aiFriendId,
-    source: t.source,
-    userText: t.userText,
-    assistantText: t.assistantText,
-    surfacedMemoryIds: t.surfacedMemoryIds,
-    memoryWritePolicy: t.routing?.memoryWritePolicy ?? '',
-    valence: t.emotion?.valence ?? 0,
-    tags: t.emotion?.tags ?? [],
-  };
-}
-
-/** A record as the `memories` projection holds it, for the write-back's decisions. */
-export interface StoredMemory extends MemoryRow {
-  aiFriendId: string;
-  topicIds: string[];
-}
-
-/** The user's memory state before the write-back, as the projection had it. */
-export interface WritebackState {
-  /** Every record of the user, any status and companion. */
-  records: ReadonlyMap<string, StoredMemory>;
-  suppressedKeys: ReadonlySet<string>;
-  /** The conversation's previous write-back: what that reply surfaced, and its topics. */
-  previous: { surfacedMemoryIds: readonly string[]; topicIds: readonly string[] } | null;
-}
-
-/** The events of one write-back, embeddings aside (recorded, never recomputed). */
-export interface WritebackDecision {
-  invalidated: MemoriesInvalidated[];
-  recorded: Omit<MemoryRecorded, 'embedding' | 'embeddingModel'>[];
-  confirmed: MemoryConfirmed[];
-  written: Omit<TurnMemoryWritten, 'exchanges' | 'turnAt'>;
-  /** §12.2's gate fires today but the log holds no extractor output for the turn: candidates, records and confirmations are unknown. */
-  extractionMissing: boolean;
 }
 
 /**
@@ -83,128 +33,6 @@ export function recordedExtraction(written: Pick<TurnMemoryWritten, 'llmRan' | '
   }
   const read = parseJsonReply(ok.output, EXTRACTION_REPLY);
   return read.ok ? acceptLlmCandidates(read.value.memories).accepted : [];
-}
-
-/**
- * Memory's write-back for one turn (§12.2–§12.4) as writeback.ts decides it,
- * over state given rather than loaded: a correction acts on the previous reply's
- * surfaced memories (or "forget X"'s key); otherwise, for a SELECTIVE chat turn,
- * the heuristic extractor, the §12.2 gate for the LLM one (whose output is
- * `extracted`, the recorded one), and dedup. `turnEventId` is the TurnCompleted's
- * event id, from which every record's id derives. Pure.
- */
-export function decideWriteback(turnEventId: string, turn: WritebackTurn, at: Date, state: WritebackState, extracted: Candidate[] | null): WritebackDecision {
-  const rows = [...state.records.values()];
-  const source = turn.source === 'retention' ? 'retention' : 'chat';
-  const out: WritebackDecision = {
-    invalidated: [],
-    recorded: [],
-    confirmed: [],
-    written: {
-      messageId: turn.messageId,
-      conversationId: turn.conversationId,
-      assistantMessageId: turn.assistantMessageId,
-      aiFriendId: turn.aiFriendId,
-      source,
-      surfacedMemoryIds: turn.surfacedMemoryIds,
-      extractedMemoryCandidateIds: [],
-      candidates: [],
-      correction: '',
-      invalidatedMemoryIds: [],
-      clarificationNeeded: false,
-      suppressTopicIds: [],
-      heuristicRan: false,
-      llmRan: false,
-      llmReasons: [],
-      skipped: '',
-      topicIds: [],
-    },
-    extractionMissing: false,
-  };
-  const w = out.written;
-  const touched: string[] = [];
-  const command = source === 'chat' ? parseCorrection(turn.userText) : null;
-
-  if (command) {
-    const surfaced = state.previous?.surfacedMemoryIds ?? [];
-    const targetKeys = command.command === 'forget_target' ? keysForTarget(command.target, at) : [];
-    const named = command.command === 'suppress_topic' && command.target ? detectTopics(normalizeUserText(command.target).normNoPunct).map((m) => m.topicId) : [];
-    const decision = decideCorrection({
-      command,
-      surfaced,
-      records: new Map(
-        rows
-          .filter((r) => (surfaced.includes(r.memoryId) || targetKeys.includes(r.key)) && (r.aiFriendId === turn.aiFriendId || !turn.aiFriendId))
-          .map((r) => [r.memoryId, r]),
-      ),
-      targetKeys,
-      namedTopics: named,
-      previousTopics: state.previous?.topicIds ?? [],
-    });
-    w.correction = decision.correction;
-    w.invalidatedMemoryIds = decision.invalidations.flatMap((i) => i.memoryIds);
-    w.clarificationNeeded = decision.clarificationNeeded;
-    w.suppressTopicIds = decision.suppressTopicIds;
-    out.invalidated = decision.invalidations.map((i) => ({ memoryIds: i.memoryIds, suppressedKey: i.key, reason: i.reason, sourceMessageId: turn.messageId }));
-  } else if (source === 'retention') {
-    w.skipped = 'retention';
-  } else if (turn.memoryWritePolicy !== 'SELECTIVE') {
-    w.skipped = 'write_policy_none';
-  } else {
-    w.heuristicRan = true;
-    const heuristic = extractHeuristic(turn.userText, at);
-    const keys = heuristic.map((c) => c.key);
-    const lastSeen = new Map<string, Date>();
-    for (const r of rows) {
-      if (!keys.includes(r.key)) continue;
-      const prev = lastSeen.get(r.key);
-      if (!prev || prev < r.lastConfirmedAt) lastSeen.set(r.key, r.lastConfirmedAt);
-    }
-    w.llmReasons = llmReasons({ text: turn.userText, valence: turn.valence, tags: turn.tags, heuristicKeys: keys, lastSeen, at });
-    w.llmRan = w.llmReasons.length > 0;
-    if (w.llmRan && extracted === null) {
-      out.extractionMissing = true;
-    } else {
-      const candidates = [...heuristic, ...(w.llmRan ? (extracted ?? []) : [])];
-      const candidateKeys = new Set(candidates.map((c) => c.key));
-      const active = new Map(rows.filter((r) => candidateKeys.has(r.key) && r.status === 'ACTIVE' && r.aiFriendId === turn.aiFriendId).map((r) => [r.key, r]));
-      for (const op of decideWrites(candidates, active, state.suppressedKeys)) {
-        const c = op.candidate;
-        const candidate = { type: c.type, memoryKey: c.key, memoryValue: c.value, extractor: c.extractor };
-        if (op.op === 'suppressed') {
-          w.candidates.push({ ...candidate, outcome: 'suppressed', memoryId: '' });
-        } else if (op.op === 'confirm') {
-          out.confirmed.push({ memoryId: op.memory.memoryId, sourceMessageId: turn.messageId, confidence: op.confidence, extractor: c.extractor });
-          touched.push(op.memory.memoryId);
-          w.candidates.push({ ...candidate, outcome: 'confirmed', memoryId: op.memory.memoryId });
-        } else {
-          const memoryId = deriveId('memory', turnEventId, 'record', c.key);
-          out.recorded.push({
-            memoryId,
-            aiFriendId: turn.aiFriendId,
-            type: c.type,
-            memoryKey: c.key,
-            memoryValue: c.value,
-            confidence: op.confidence,
-            extractor: c.extractor,
-            sourceMessageId: turn.messageId,
-            supersedes: op.supersedes?.memoryId ?? '',
-            topicIds: topicsOfMemory(c.key, c.value),
-            embeddingText: embeddingText(c.key, c.value),
-          });
-          touched.push(memoryId);
-          if (op.supersedes) touched.push(op.supersedes.memoryId);
-          w.candidates.push({ ...candidate, outcome: op.supersedes ? 'superseded' : 'recorded', memoryId });
-          if (op.supersedes && c.type === 'FACT' && CORRECTS_FACT.test(normalizeUserText(turn.userText).userTextNorm)) w.correction = 'correct_fact';
-        }
-      }
-    }
-  }
-  w.extractedMemoryCandidateIds = [...new Set(touched)];
-  const topics = new Set<string>(exchangeTopics(turn.userText, turn.assistantText));
-  for (const id of turn.surfacedMemoryIds) for (const t of state.records.get(id)?.topicIds ?? []) topics.add(t);
-  w.topicIds = [...topics].sort();
-  return out;
 }
 
 /** The events of one recorded write-back: its TurnMemoryWritten and what preceded it in the same decision. */

@@ -1,6 +1,7 @@
-import type { StoredEvent } from '@hearth/bus';
+import type { EventType, StoredEvent } from '@hearth/bus';
 import { deriveId, Events } from '@hearth/events';
 import { memory, orchestrator } from '@hearth/proto';
+import { storedEvent } from '@hearth/testing';
 import { CONFIDENCE, LLM_EXTRACTION_GATE, OFFLINE_EXTRACTOR } from '../config.js';
 import { extractOffline } from '../domain/extract/index.js';
 import type { Candidate } from '../domain/types.js';
@@ -92,28 +93,8 @@ describe("reWriteBack: a recorded write-back under today's §12 rules", () => {
 
 describe("createWritebackReplay: memory's state folded as the projection folds it", () => {
   let seq = 0;
-  function stored<T>(type: { name: string; encode(v: T): Uint8Array }, value: T, over: Partial<StoredEvent> = {}): StoredEvent {
-    seq++;
-    return {
-      id: `e${seq}`,
-      type: type.name,
-      userId: 'u1',
-      occurredAt: AT,
-      causationId: '',
-      correlationId: '',
-      schemaVersion: 1,
-      payload: type.encode(value),
-      service: '',
-      stream: '',
-      subject: '',
-      seq,
-      prevSeq: 0,
-      raw: new Uint8Array(),
-      keyGeneration: 0,
-      erased: false,
-      ...over,
-    };
-  }
+  const stored = <T>(type: EventType<T>, value: T, over: Partial<StoredEvent> = {}): StoredEvent =>
+    storedEvent(type, value, { id: `e${++seq}`, seq, userId: 'u1', occurredAt: AT, ...over });
   const completed = (t: WritebackTurn, id: string, occurredAt = AT) =>
     stored(
       Events.TurnCompleted,

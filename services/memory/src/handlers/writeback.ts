@@ -4,17 +4,12 @@ import { deriveId, Events, llmExchangeToProto, type TurnCompleted } from '@heart
 import type { Embedder, LlmExchange } from '@hearth/llm';
 import { waitForPosition, type Reactor } from '@hearth/store';
 import { counter, type Logger } from '@hearth/telemetry';
-import { detectTopics, exchangeTopics, normalizeUserText, parseCorrection } from '@hearth/text';
 import type { Kysely } from 'kysely';
 import type { LlmExtractor } from '../adapters/llm-extractor.js';
 import { WRITEBACK } from '../config.js';
 import type { MemoryDb } from '../db.js';
-import { decideCorrection, type CorrectionDecision } from '../domain/corrections.js';
-import { decideWrites, type WriteOp } from '../domain/dedup.js';
-import { embeddingText, topicsOfMemory } from '../domain/describe.js';
-import { extractHeuristic, keysForTarget } from '../domain/extract/index.js';
-import { llmReasons } from '../domain/gate.js';
-import type { Candidate, MemoryRow, MemoryStatus, MemoryType } from '../domain/types.js';
+import type { MemoryStatus, MemoryType } from '../domain/types.js';
+import { decideWriteback, writebackReads, writebackTurnOf, type StoredMemory, type WritebackState } from '../domain/writeback.js';
 import { memoriesProjection } from '../projections/memories.js';
 
 export interface WritebackDeps {
@@ -30,15 +25,11 @@ export interface WritebackDeps {
 const writes = counter('hearth_memory_writes_total', 'Memory candidates by what dedup made of them (recorded, confirmed, superseded, suppressed) and extractor');
 const corrections = counter('hearth_memory_corrections_total', 'Correction commands (§12.4) by command and whether they changed anything');
 
-// "Actually X" / "X, not Y": a FACT correction (§12.4), told apart only for the record.
-export const CORRECTS_FACT = /^(?:no\s+|well\s+)?actually\b|,?\s+not\s+\S+\s*$/;
-
-type MemoryRowDb = Awaited<ReturnType<typeof loadRows>>[number];
-
-async function loadRows(db: Kysely<MemoryDb>, userId: string, where: { ids?: readonly string[]; keys?: readonly string[] }) {
+/** The user's records with any of these ids or keys, any status and companion. */
+async function loadRecords(db: Kysely<MemoryDb>, userId: string, where: { ids?: readonly string[]; keys?: readonly string[] }): Promise<Map<string, StoredMemory>> {
   const { ids = [], keys = [] } = where;
-  if (ids.length === 0 && keys.length === 0) return [];
-  return db
+  if (ids.length === 0 && keys.length === 0) return new Map();
+  const rows = await db
     .selectFrom('memories')
     .select(['memory_id', 'ai_friend_id', 'type', 'memory_key', 'memory_value', 'confidence', 'status', 'created_at', 'last_confirmed_at', 'topic_ids'])
     .where('user_id', '=', userId)
@@ -49,19 +40,23 @@ async function loadRows(db: Kysely<MemoryDb>, userId: string, where: { ids?: rea
       return eb.or(ors);
     })
     .execute();
-}
-
-function toRow(r: MemoryRowDb): MemoryRow {
-  return {
-    memoryId: r.memory_id,
-    type: r.type as MemoryType,
-    key: r.memory_key,
-    value: r.memory_value,
-    confidence: r.confidence,
-    status: r.status as MemoryStatus,
-    createdAt: r.created_at,
-    lastConfirmedAt: r.last_confirmed_at,
-  };
+  return new Map(
+    rows.map((r) => [
+      r.memory_id,
+      {
+        memoryId: r.memory_id,
+        aiFriendId: r.ai_friend_id,
+        type: r.type as MemoryType,
+        key: r.memory_key,
+        value: r.memory_value,
+        confidence: r.confidence,
+        status: r.status as MemoryStatus,
+        createdAt: r.created_at,
+        lastConfirmedAt: r.last_confirmed_at,
+        topicIds: r.topic_ids,
+      },
+    ]),
+  );
 }
 
 /** A uint32 seed for the LLM extractor, from the turn (so a retry asks the same). */
@@ -104,23 +99,19 @@ export function createWritebackReactor(deps: WritebackDeps): Reactor {
   };
 }
 
-async function decide(deps: WritebackDeps, event: StoredEvent, turn: TurnCompleted, writtenId: string): Promise<EventDraft[]> {
+/**
+ * The shell around {@link decideWriteback}: loads the records the turn names,
+ * asks the extractor when §12.2's gate fires, embeds the new records, and
+ * turns the decision into events.
+ */
+async function decide(deps: WritebackDeps, event: StoredEvent, completed: TurnCompleted, writtenId: string): Promise<EventDraft[]> {
   const { db } = deps;
   const userId = event.userId;
   const at = event.occurredAt;
-  const source = turn.source === 'retention' ? 'retention' : 'chat';
-  const meta = { userId, causationId: event.id, correlationId: event.correlationId || turn.messageId };
-  const drafts: EventDraft[] = [];
-  const candidatesOut: { type: string; memoryKey: string; memoryValue: string; extractor: string; outcome: string; memoryId: string }[] = [];
-  const touched: string[] = [];
-  let correction = '';
-  let decision: CorrectionDecision | null = null;
-  let llmRan = false;
-  let reasons: string[] = [];
-  let exchanges: LlmExchange[] = [];
-  let skipped = '';
+  const meta = { userId, causationId: event.id, correlationId: event.correlationId || completed.messageId };
+  const turn = writebackTurnOf(completed);
 
-  const previous = await db
+  const last = await db
     .selectFrom('memory_turns')
     .select(['surfaced_memory_ids', 'topic_ids'])
     .where('user_id', '=', userId)
@@ -128,159 +119,57 @@ async function decide(deps: WritebackDeps, event: StoredEvent, turn: TurnComplet
     .orderBy('event_seq', 'desc')
     .limit(1)
     .executeTakeFirst();
-  const suppressed = new Set(
+  const previous = last ? { surfacedMemoryIds: last.surfaced_memory_ids, topicIds: last.topic_ids } : null;
+  const suppressedKeys = new Set(
     (await db.selectFrom('suppressed_keys').select('memory_key').where('user_id', '=', userId).execute()).map((r) => r.memory_key),
   );
-  const command = source === 'chat' ? parseCorrection(turn.userText) : null;
-
-  if (command) {
-    const surfaced = previous?.surfaced_memory_ids ?? [];
-    const targetKeys = command.command === 'forget_target' ? keysForTarget(command.target, at) : [];
-    const rows = await loadRows(db, userId, { ids: surfaced, keys: targetKeys });
-    const namedTopics = command.command === 'suppress_topic' && command.target ? detectTopics(normalizeUserText(command.target).normNoPunct).map((m) => m.topicId) : [];
-    decision = decideCorrection({
-      command,
-      surfaced,
-      records: new Map(rows.filter((r) => r.ai_friend_id === turn.aiFriendId || !turn.aiFriendId).map((r) => [r.memory_id, toRow(r)])),
-      targetKeys,
-      namedTopics,
-      previousTopics: previous?.topic_ids ?? [],
-    });
-    correction = decision.correction;
-    for (const inv of decision.invalidations) {
-      drafts.push(
-        draft(
-          Events.MemoriesInvalidated,
-          { memoryIds: inv.memoryIds, suppressedKey: inv.key, reason: inv.reason, sourceMessageId: turn.messageId },
-          { ...meta, id: deriveId('memory', event.id, 'invalidate', inv.key), occurredAt: at },
-        ),
-      );
-    }
-    corrections.add(1, { command: command.command, changed: String(decision.invalidations.length > 0 || decision.suppressTopicIds.length > 0) });
-  } else if (source === 'retention') {
-    skipped = 'retention';
-  } else if (turn.routing?.memoryWritePolicy !== 'SELECTIVE') {
-    skipped = 'write_policy_none';
-  } else {
-    const heuristic = extractHeuristic(turn.userText, at);
-    const seenRows = await loadRows(db, userId, { keys: heuristic.map((c) => c.key) });
-    const lastSeen = new Map<string, Date>();
-    for (const r of seenRows) {
-      const prev = lastSeen.get(r.memory_key);
-      if (!prev || prev < r.last_confirmed_at) lastSeen.set(r.memory_key, r.last_confirmed_at);
-    }
-    reasons = llmReasons({
-      text: turn.userText,
-      valence: turn.emotion?.valence ?? 0,
-      tags: turn.emotion?.tags ?? [],
-      heuristicKeys: heuristic.map((c) => c.key),
-      lastSeen,
-      at,
-    });
-    let extra: Candidate[] = [];
-    if (reasons.length > 0) {
-      llmRan = true;
-      const res = await deps.extractor.extract({ text: turn.userText, at, seed: seedOf(turn.messageId) });
-      extra = res.candidates;
-      exchanges = res.exchanges;
-      if (res.error) deps.logger?.warn({ messageId: turn.messageId, err: res.error }, 'LLM memory extraction failed: the heuristic candidates stand alone');
-    }
-    const candidates = [...heuristic, ...extra];
-    const activeRows = (await loadRows(db, userId, { keys: candidates.map((c) => c.key) })).filter(
-      (r) => r.status === 'ACTIVE' && r.ai_friend_id === turn.aiFriendId,
-    );
-    const ops = decideWrites(candidates, new Map(activeRows.map((r) => [r.memory_key, toRow(r)])), suppressed);
-    const vectors = await embedRecords(deps, ops);
-    for (const op of ops) {
-      const c = op.candidate;
-      if (op.op === 'suppressed') {
-        candidatesOut.push({ type: c.type, memoryKey: c.key, memoryValue: c.value, extractor: c.extractor, outcome: 'suppressed', memoryId: '' });
-      } else if (op.op === 'confirm') {
-        drafts.push(
-          draft(
-            Events.MemoryConfirmed,
-            { memoryId: op.memory.memoryId, sourceMessageId: turn.messageId, confidence: op.confidence, extractor: c.extractor },
-            { ...meta, id: deriveId('memory', event.id, 'confirm', c.key), occurredAt: at },
-          ),
-        );
-        touched.push(op.memory.memoryId);
-        candidatesOut.push({ type: c.type, memoryKey: c.key, memoryValue: c.value, extractor: c.extractor, outcome: 'confirmed', memoryId: op.memory.memoryId });
-      } else {
-        const memoryId = deriveId('memory', event.id, 'record', c.key);
-        const text = embeddingText(c.key, c.value);
-        const vector = vectors.get(c.key);
-        drafts.push(
-          draft(
-            Events.MemoryRecorded,
-            {
-              memoryId,
-              aiFriendId: turn.aiFriendId,
-              type: c.type,
-              memoryKey: c.key,
-              memoryValue: c.value,
-              confidence: op.confidence,
-              extractor: c.extractor,
-              sourceMessageId: turn.messageId,
-              supersedes: op.supersedes?.memoryId ?? '',
-              topicIds: topicsOfMemory(c.key, c.value),
-              embedding: vector ?? [],
-              embeddingModel: vector ? deps.embedder.model : '',
-              embeddingText: text,
-            },
-            { ...meta, id: deriveId('memory', event.id, 'record', c.key), occurredAt: at },
-          ),
-        );
-        touched.push(memoryId);
-        if (op.supersedes) touched.push(op.supersedes.memoryId);
-        candidatesOut.push({ type: c.type, memoryKey: c.key, memoryValue: c.value, extractor: c.extractor, outcome: op.supersedes ? 'superseded' : 'recorded', memoryId });
-        if (op.supersedes && c.type === 'FACT' && CORRECTS_FACT.test(normalizeUserText(turn.userText).userTextNorm)) correction = 'correct_fact';
-      }
-    }
-    for (const c of candidatesOut) writes.add(1, { outcome: c.outcome, extractor: c.extractor });
+  const records = await loadRecords(db, userId, writebackReads(turn, at, previous));
+  const state: WritebackState = { records, suppressedKeys, previous };
+  let decision = decideWriteback(event.id, turn, at, state, null);
+  let exchanges: LlmExchange[] = [];
+  if (decision.extractionMissing) {
+    // §12.2's gate fired: ask the extractor, then decide again with its candidates and their keys' records.
+    const res = await deps.extractor.extract({ text: turn.userText, at, seed: seedOf(turn.messageId) });
+    exchanges = res.exchanges;
+    if (res.error) deps.logger?.warn({ messageId: turn.messageId, err: res.error }, 'LLM memory extraction failed: the heuristic candidates stand alone');
+    for (const [id, r] of await loadRecords(db, userId, { keys: res.candidates.map((c) => c.key) })) records.set(id, r);
+    decision = decideWriteback(event.id, turn, at, state, res.candidates);
   }
+  const { invalidated, written } = decision;
+  if (decision.command) {
+    corrections.add(1, { command: decision.command, changed: String(invalidated.length > 0 || written.suppressTopicIds.length > 0) });
+  }
+  for (const c of written.candidates) writes.add(1, { outcome: c.outcome, extractor: c.extractor });
 
-  // "This topic" for the next turn: this exchange's words and the memories it surfaced.
-  const surfacedRows = await loadRows(db, userId, { ids: turn.surfacedMemoryIds });
-  const topics = new Set<string>(exchangeTopics(turn.userText, turn.assistantText));
-  for (const r of surfacedRows) for (const t of r.topic_ids) topics.add(t);
-
+  const drafts: EventDraft[] = invalidated.map((inv) =>
+    draft(Events.MemoriesInvalidated, inv, { ...meta, id: deriveId('memory', event.id, 'invalidate', inv.suppressedKey), occurredAt: at }),
+  );
+  const vectors = await embedRecords(deps, decision.recorded);
+  const confirmed = new Map(decision.confirmed.map((c) => [c.memoryId, c]));
+  const recorded = new Map(decision.recorded.map((r) => [r.memoryId, r]));
+  // Appended in dedup's order, which the candidates keep (a suppressed one has no memory id).
+  for (const c of written.candidates) {
+    const confirm = confirmed.get(c.memoryId);
+    if (confirm) drafts.push(draft(Events.MemoryConfirmed, confirm, { ...meta, id: deriveId('memory', event.id, 'confirm', c.memoryKey), occurredAt: at }));
+    const record = recorded.get(c.memoryId);
+    if (record) {
+      const vector = vectors.get(record.memoryKey);
+      const embedded = { ...record, embedding: vector ?? [], embeddingModel: vector ? deps.embedder.model : '' };
+      drafts.push(draft(Events.MemoryRecorded, embedded, { ...meta, id: record.memoryId, occurredAt: at }));
+    }
+  }
   drafts.push(
-    draft(
-      Events.TurnMemoryWritten,
-      {
-        messageId: turn.messageId,
-        conversationId: turn.conversationId,
-        assistantMessageId: turn.assistantMessageId,
-        aiFriendId: turn.aiFriendId,
-        source,
-        surfacedMemoryIds: turn.surfacedMemoryIds,
-        extractedMemoryCandidateIds: [...new Set(touched)],
-        candidates: candidatesOut,
-        correction,
-        invalidatedMemoryIds: decision?.invalidations.flatMap((i) => i.memoryIds) ?? [],
-        clarificationNeeded: decision?.clarificationNeeded ?? false,
-        suppressTopicIds: decision?.suppressTopicIds ?? [],
-        heuristicRan: skipped === '' && !command,
-        llmRan,
-        llmReasons: reasons,
-        exchanges: exchanges.map(llmExchangeToProto),
-        skipped,
-        turnAt: at,
-        topicIds: [...topics].sort(),
-      },
-      { ...meta, id: writtenId, occurredAt: at },
-    ),
+    draft(Events.TurnMemoryWritten, { ...written, exchanges: exchanges.map(llmExchangeToProto), turnAt: at }, { ...meta, id: writtenId, occurredAt: at }),
   );
   return drafts;
 }
 
 /** Vectors of the records about to be written, by key; none when the endpoint fails. */
-async function embedRecords(deps: WritebackDeps, ops: readonly WriteOp[]): Promise<Map<string, number[]>> {
-  const records = ops.filter((o) => o.op === 'record');
+async function embedRecords(deps: WritebackDeps, records: readonly { memoryKey: string; embeddingText: string }[]): Promise<Map<string, number[]>> {
   if (records.length === 0) return new Map();
   try {
-    const vectors = await deps.embedder.embed(records.map((o) => embeddingText(o.candidate.key, o.candidate.value)));
-    return new Map(records.map((o, i) => [o.candidate.key, vectors[i]!]));
+    const vectors = await deps.embedder.embed(records.map((r) => r.embeddingText));
+    return new Map(records.map((r, i) => [r.memoryKey, vectors[i]!]));
   } catch (err) {
     // The memory is still worth keeping: structured loads find it, only vector search will not.
     deps.logger?.warn({ err, provider: deps.embedder.provider }, 'embedding failed: memories recorded without a vector');

@@ -4,118 +4,40 @@
 // erased user's (unreadable) events; a memory the user deleted or a correction
 // invalidated keeps its key and status but no value, live as on replay.
 import { randomUUID } from 'node:crypto';
-import { Bus, Topology, type EventType, type ServiceName, type StoredEvent } from '@hearth/bus';
+import { Bus } from '@hearth/bus';
 import { Events } from '@hearth/events';
 import { memory } from '@hearth/proto';
 import { ManualClock } from '@hearth/clock';
 import { createLocalEmbedder } from '@hearth/llm';
-import { applyEvents, migrateSchema, openDatabase, schemaDb, type Database, type Projection } from '@hearth/store';
-import { cleanupNamespace, databaseUrl, dropSchemas, natsUrl, testNamespace } from '@hearth/testing';
-import { sql, type Kysely } from 'kysely';
+import { applyEvents } from '@hearth/store';
+import { cleanupNamespace, natsUrl, openErasureHarness, type ErasureHarness, type StreamWriter } from '@hearth/testing';
 import type { MemoryDb } from '../db.js';
 import { createListMemoriesQuery } from '../queries/memories.js';
 import { createEmbeddedIndex } from '../vector/embedded.js';
 import { service } from '../index.js';
 import { memoriesProjection } from './memories.js';
 
-const ns = testNamespace('t_mem_erase');
-const topology = new Topology(ns);
-let database: Database;
-let dbUrl: string;
+let h: ErasureHarness<MemoryDb>;
 let bus: Bus;
-let schemas = 0;
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
 
 beforeAll(async () => {
-  dbUrl = await databaseUrl();
-  database = await openDatabase({ url: dbUrl });
+  h = await openErasureHarness('t_mem_erase', service.migrations);
   // Only for the queries' read-your-writes check: the events here are applied directly.
-  bus = await Bus.connect({ url: await natsUrl(), name: 't-mem-erase', namespace: ns, logger: silent });
+  bus = await Bus.connect({ url: await natsUrl(), name: 't-mem-erase', namespace: h.namespace, logger: silent });
   await bus.ensureStreams(['memory']);
 });
 
 afterAll(async () => {
   await bus.close();
-  await database.close();
-  await dropSchemas(dbUrl, ns);
-  await cleanupNamespace(await natsUrl(), ns);
+  await h.close();
+  await cleanupNamespace(await natsUrl(), h.namespace);
 });
-
-/** Events as a stream holds them: each subject a chain, each event naming its predecessor's sequence. */
-function streamOf(svc: ServiceName) {
-  let seq = 0;
-  const last = new Map<string, number>();
-  let at = Date.UTC(2026, 10, 24, 9);
-  return <T>(type: EventType<T>, value: T, userId: string, key: string = userId): StoredEvent => {
-    const subject = topology.subject(svc, key);
-    const prevSeq = last.get(subject) ?? 0;
-    last.set(subject, ++seq);
-    at += 60_000;
-    return {
-      ...{ id: randomUUID(), type: type.name, userId, occurredAt: new Date(at), causationId: '', correlationId: '', schemaVersion: 1 },
-      ...{ payload: type.encode(value), service: svc, stream: topology.stream(svc), subject, seq, prevSeq, raw: new Uint8Array(0), keyGeneration: 0, erased: false },
-    };
-  };
-}
-
-interface Schema {
-  name: string;
-  db: Kysely<MemoryDb>;
-}
-
-async function freshSchema(): Promise<Schema> {
-  const name = `${ns}_s${++schemas}`;
-  await migrateSchema(database, name, service.migrations);
-  return { name, db: schemaDb<MemoryDb>(database, name) };
-}
-
-const rowsOf = async (s: Schema, table: string, userId: string): Promise<number> =>
-  Number(((await sql`select count(*) as n from ${sql.table(`${s.name}.${table}`)} where user_id::text = ${userId}`.execute(s.db)).rows[0] as { n: string }).n);
-
-/** Rows one schema has that the other has not, both ways (replay's own comparison). */
-async function differing(a: Schema, b: Schema, table: string): Promise<number> {
-  const [ta, tb] = [sql.table(`${a.name}.${table}`), sql.table(`${b.name}.${table}`)];
-  const q = sql`select (select count(*) from (select * from ${ta} except all select * from ${tb}) x) + (select count(*) from (select * from ${tb} except all select * from ${ta}) y) as n`;
-  return Number(((await q.execute(a.db)).rows[0] as { n: string }).n);
-}
-
-/**
- * Applies `events` live, erases `gone`, and checks: none of its rows left in
- * any table, `kept`'s untouched, and the tables equal to a replay that passes
- * over `gone`'s events.
- */
-async function eraseAndCompare(projection: Projection<MemoryDb>, events: StoredEvent[], gone: string, kept: string): Promise<{ live: Schema; replay: Schema }> {
-  const live = await freshSchema();
-  const replay = await freshSchema();
-  for (const source of projection.sources) {
-    const { outcomes } = await applyEvents(live.db, projection, events.filter((e) => e.service === source));
-    expect(outcomes.every((o) => o.kind === 'ack')).toBe(true);
-  }
-  const before: Record<string, number> = {};
-  for (const table of projection.tables) {
-    // Both users have rows in every table: the erasure has something to remove, and something to keep.
-    expect(await rowsOf(live, table, gone)).toBeGreaterThan(0);
-    before[table] = await rowsOf(live, table, kept);
-    expect(before[table]).toBeGreaterThan(0);
-  }
-
-  await live.db.transaction().execute((trx) => projection.erase(trx, gone));
-  for (const source of projection.sources) {
-    await applyEvents(replay.db, projection, events.filter((e) => e.service === source), { skip: (e) => e.userId === gone });
-  }
-
-  for (const table of projection.tables) {
-    expect({ table, rows: await rowsOf(live, table, gone) }).toEqual({ table, rows: 0 });
-    expect({ table, rows: await rowsOf(live, table, kept) }).toEqual({ table, rows: before[table] });
-    expect({ table, differing: await differing(live, replay, table) }).toEqual({ table, differing: 0 });
-  }
-  return { live, replay };
-}
 
 const embedder = createLocalEmbedder({ dimensions: 16, model: 'test-hash-16' });
 
 /** One user's memory history: recorded, confirmed, superseded, forgotten by a correction and over the API. */
-async function historyOf(next: ReturnType<typeof streamOf>, userId: string, aiFriendId: string) {
+async function historyOf(next: StreamWriter, userId: string, aiFriendId: string) {
   const ids = { city: randomUUID(), newCity: randomUUID(), job: randomUUID(), food: randomUUID() };
   const [v1, v2, v3, v4] = await embedder.embed(['fact:current_city seoul', 'fact:current_city busan', 'fact:occupation nurse', 'pref:food:sushi like|sushi']);
   const recorded = (memoryId: string, key: string, value: string, embedding: number[], supersedes = '') =>
@@ -147,22 +69,22 @@ describe('memory projection: erasure and forgotten values', () => {
     // given: two users with the same kind of history, interleaved on the stream
     const a = randomUUID();
     const b = randomUUID();
-    const next = streamOf('memory');
+    const next = h.streamOf('memory');
     const ha = await historyOf(next, a, randomUUID());
     const hb = await historyOf(next, b, randomUUID());
     const events = ha.events.flatMap((e, i) => [e, hb.events[i]!]);
 
     // when / then
-    await eraseAndCompare(memoriesProjection, events, a, b);
+    await h.eraseAndCompare(memoriesProjection, events, a, b);
   });
 
   it('keeps key, status, ids and times of an invalidated memory but not its value or vector; a superseded one keeps both', async () => {
     // given
     const user = randomUUID();
     const aiFriendId = randomUUID();
-    const next = streamOf('memory');
+    const next = h.streamOf('memory');
     const { ids, events } = await historyOf(next, user, aiFriendId);
-    const live = await freshSchema();
+    const live = await h.freshSchema();
 
     // when
     await applyEvents(live.db, memoriesProjection, events);
@@ -183,7 +105,7 @@ describe('memory projection: erasure and forgotten values', () => {
     expect(JSON.stringify(byId.get(ids.food))).not.toContain('like|sushi');
 
     // and through ListMemories (GET /v1/me/memories?status=all)
-    const index = createEmbeddedIndex(live.db, { projection: memoriesProjection.name, subjectOf: (u) => topology.subject('memory', u) });
+    const index = createEmbeddedIndex(live.db, { projection: memoriesProjection.name, subjectOf: (u) => h.topology.subject('memory', u) });
     const list = createListMemoriesQuery({ bus, db: live.db, clock: new ManualClock(new Date()), index, embedder });
     const reply = memory.ListMemoriesResponse.decode(await list(memory.ListMemoriesRequest.encode({ userId: user, all: true }).finish()));
     const listed = new Map(reply.memories.map((m) => [m.memoryId, m]));

@@ -2,18 +2,19 @@ import { payloadOf, type StoredEvent } from '@hearth/bus';
 import { Events, styleParamsToJson } from '@hearth/events';
 import { parseJsonReply } from '@hearth/llm';
 import type { orchestrator } from '@hearth/proto';
-import { normalizeUserText, tokenize } from '@hearth/text';
+import { normalizeUserText } from '@hearth/text';
 import { GATES, OFFLINE_PROVIDER, STAGES, type Stage } from '../config.js';
-import { evaluateReply, isSensitive, recallAsked, type ExemptGate, type SurfacedMemory } from '../gates/index.js';
+import type { ExemptGate } from '../gates/index.js';
 import { NEUTRAL_STYLE, type StableStyle } from '../personas/assign.js';
-import { PERSONA_LIBRARY, type PersonaTemplate } from '../personas/library.js';
-import { analyzeEmotion } from '../relationship/index.js';
+import { PERSONA_LIBRARY } from '../personas/library.js';
 import { replySchema } from '../responder/responders.js';
-import { personaConstraints } from '../turn/constraints.js';
-import { planResponse, planToProto, type PlannedMemory } from '../turn/plan.js';
+import { planToProto } from '../turn/plan.js';
+import { planTurn, type RecordedReply, type ReplyCandidate } from '../turn/recipe.js';
 import { verdictToProto } from './mapping.js';
 import { FOLLOW_UP_EXEMPT, RETENTION_EXEMPT } from './render-retention.js';
 import { FIXED_REPLY_EXEMPT } from './respond.js';
+
+export type { RecordedReply } from '../turn/recipe.js';
 
 /** One recorded field that today's deciders decide differently. */
 export interface TurnChange {
@@ -28,15 +29,6 @@ export interface TurnChanges {
   /** Empty for a retention turn: its plan is the renderer's record, not §8.1's. */
   plan: TurnChange[];
   gates: TurnChange[];
-}
-
-/** An earlier reply of the conversation, as the `turns` projection keeps it in `dialogue`. */
-export interface RecordedReply {
-  source: string;
-  assistantText: string;
-  openerNorm: string;
-  askedQuestion: boolean;
-  userInitiatedTopics: string[];
 }
 
 /** The persona the user's PersonaAssigned recorded. */
@@ -68,8 +60,6 @@ export function recordedReplyOf(t: orchestrator.TurnCompleted): RecordedReply {
 
 const PASSES = ['draft', 'rewrite', 'fallback'] as const;
 const FIXED_OUTCOMES: readonly string[] = ['refusal', 'crisis_safe', 'correction'];
-// As the recipe: no template found, no soft bounds.
-const NO_TEMPLATE: Pick<PersonaTemplate, 'taboo_soft_bounds' | 'emotional_expression_level'> = { taboo_soft_bounds: [], emotional_expression_level: 'normal' };
 
 function isStage(s: string): s is Stage {
   return (STAGES as readonly string[]).includes(s);
@@ -86,18 +76,13 @@ function differ(changes: TurnChange[], field: string, before: unknown, after: un
   if (canonical(before) !== canonical(after)) changes.push({ field, before, after });
 }
 
-interface Candidate {
-  text: string;
-  surfacedMemoryIds: string[];
-}
-
 /**
  * The candidate a pass judged, from the record: the reply itself for the pass
  * that became it; an earlier one from its exchange — the offline render's text
  * (which surfaces every memory the plan chose), or the model's JSON read as the
  * responder read it (ids outside the plan dropped). null when not recorded.
  */
-function candidateOf(t: orchestrator.TurnCompleted, pass: number): Candidate | null {
+function candidateOf(t: orchestrator.TurnCompleted, pass: number): ReplyCandidate | null {
   const final = { text: t.assistantText, surfacedMemoryIds: t.surfacedMemoryIds };
   const fixed = t.source === 'retention' || FIXED_OUTCOMES.includes(t.outcome);
   const finalPass = fixed ? 0 : (PASSES as readonly string[]).indexOf(t.outcome);
@@ -129,52 +114,31 @@ export function reRespond(recorded: orchestrator.TurnCompleted, ctx: TurnReplayC
     return { constraints: missing, plan: [], gates: missing };
   }
   const retention = recorded.source === 'retention';
-  const template = PERSONA_LIBRARY.find((t) => t.template_id === ctx.persona?.templateId);
-  const style = ctx.persona?.style ?? NEUTRAL_STYLE;
-  const suppressed = [...ctx.suppressedTopics];
-  const previousAskedQuestion = ctx.history[0]?.askedQuestion ?? false;
-
-  // §2.8 as the recipe reads it: initiated now (recorded), and in the previous 2 chat messages.
-  const initiatedNow = retention ? [] : (recorded.plan?.userInitiatedTopics ?? []);
-  const before = ctx.history.filter((h) => h.source === 'chat').slice(0, 2).flatMap((h) => h.userInitiatedTopics);
-  const initiatedRecent = retention ? [] : [...new Set([...initiatedNow, ...before])];
   const normalized = normalizeUserText(recorded.userText);
-  const recall = !retention && recallAsked(normalized.normNoPunct);
+  // The recipe's deciders over the recorded inputs; a retention turn as the renderer judged it.
+  const turn = planTurn({
+    pipeline: recorded.routing?.pipeline ?? 'FRIEND_CHAT',
+    source: retention ? 'retention' : 'chat',
+    proactive: retention,
+    normalized,
+    style: ctx.persona?.style ?? NEUTRAL_STYLE,
+    template: PERSONA_LIBRARY.find((t) => t.template_id === ctx.persona?.templateId),
+    stage,
+    suppressedTopics: ctx.suppressedTopics,
+    // §2.8 as the recipe reads it: initiated now (the router's, as the plan recorded them).
+    initiatedNow: recorded.plan?.userInitiatedTopics ?? [],
+    history: ctx.history,
+    retrieved: recorded.retrieval?.memories ?? [],
+  });
 
-  const constraints = personaConstraints({ style, template: template ?? NO_TEMPLATE, stage, suppressedTopics: suppressed, initiatedNow, initiatedRecent, previousAskedQuestion });
-  for (const [key, after] of Object.entries(constraints)) {
+  for (const [key, after] of Object.entries(turn.constraints)) {
     differ(out.constraints, `constraints.${key}`, recorded.plan?.constraints?.[key as keyof orchestrator.PersonaConstraints], after);
   }
-
-  const retrieved: SurfacedMemory[] = (recorded.retrieval?.memories ?? []).map((m) => ({ memoryId: m.memoryId, type: m.type, key: m.memoryKey, value: m.memoryValue, topicIds: m.topicIds }));
   if (!retention) {
-    const emotion = analyzeEmotion(normalized.normNoPunct);
-    differ(out.plan, 'emotion.valence', recorded.emotion?.valence, emotion.valence);
-    differ(out.plan, 'emotion.intensity', recorded.emotion?.intensity, emotion.intensity);
-    differ(out.plan, 'emotion.tags', recorded.emotion?.tags, emotion.tags);
-    const confidence = new Map((recorded.retrieval?.memories ?? []).map((m) => [m.memoryId, m.confidence]));
-    const memories: PlannedMemory[] = retrieved.map((m) => ({
-      ...m,
-      confidence: confidence.get(m.memoryId) ?? 0,
-      sensitive: isSensitive(m, 'chat') && !m.topicIds.some((t) => initiatedNow.includes(t)),
-    }));
-    const plan = planToProto(
-      planResponse({
-        pipeline: recorded.routing?.pipeline ?? 'FRIEND_CHAT',
-        source: 'chat',
-        isQuestion: normalized.userTextNorm.includes('?'),
-        emotion,
-        constraints,
-        initiatedNow,
-        initiatedRecent,
-        suppressedTopics: suppressed,
-        userTokens: tokenize(normalized.normNoPunct),
-        memories,
-        recallAsked: recall,
-        directness: style.directness_level,
-      }),
-    );
-    for (const [key, after] of Object.entries(plan)) {
+    differ(out.plan, 'emotion.valence', recorded.emotion?.valence, turn.emotion.valence);
+    differ(out.plan, 'emotion.intensity', recorded.emotion?.intensity, turn.emotion.intensity);
+    differ(out.plan, 'emotion.tags', recorded.emotion?.tags, turn.emotion.tags);
+    for (const [key, after] of Object.entries(planToProto(turn.plan))) {
       if (key !== 'constraints') differ(out.plan, `plan.${key}`, recorded.plan?.[key as keyof orchestrator.ResponsePlan], after);
     }
   }
@@ -186,23 +150,7 @@ export function reRespond(recorded: orchestrator.TurnCompleted, ctx: TurnReplayC
     : FIXED_OUTCOMES.includes(recorded.outcome)
       ? FIXED_REPLY_EXEMPT
       : [];
-  const judge = (c: Candidate, pass: number): orchestrator.GateVerdict[] =>
-    evaluateReply({
-      text: c.text,
-      style,
-      stage,
-      source: retention ? 'retention' : 'chat',
-      surfaced: retrieved.filter((m) => c.surfacedMemoryIds.includes(m.memoryId)),
-      surfacedIds: c.surfacedMemoryIds,
-      recallAsked: recall,
-      userInitiated: initiatedNow,
-      initiatedRecent,
-      suppressedTopics: suppressed,
-      tabooSoftBounds: template?.taboo_soft_bounds ?? [],
-      recentAssistant: ctx.history.map((h) => h.assistantText),
-      recentOpeners: ctx.history.map((h) => h.openerNorm),
-      exempt,
-    }).map((v) => verdictToProto({ ...v, passNumber: pass }));
+  const judge = (c: ReplyCandidate, pass: number): orchestrator.GateVerdict[] => turn.evaluate(c, exempt).map((v) => verdictToProto({ ...v, passNumber: pass }));
 
   const passed = new Map<number, boolean>();
   for (const pass of [...new Set(recorded.gates.map((g) => g.passNumber))].sort((a, b) => a - b)) {

@@ -1,6 +1,7 @@
-import type { StoredEvent } from '@hearth/bus';
+import type { EventType, StoredEvent } from '@hearth/bus';
 import { Events, styleParamsFromJson } from '@hearth/events';
 import { ingress, orchestrator } from '@hearth/proto';
+import { storedEvent } from '@hearth/testing';
 import { normalizeUserText, tokenize } from '@hearth/text';
 import { GATES, OFFLINE_PROVIDER } from '../config.js';
 import { evaluateReply, openerNorm } from '../gates/index.js';
@@ -170,28 +171,8 @@ describe("reRespond: a recorded turn under today's persona constraints, planner 
 
 describe('createTurnReplay: what each turn was decided from, folded from the log', () => {
   let seq = 0;
-  function stored<T>(type: { name: string; encode(v: T): Uint8Array }, value: T, over: Partial<StoredEvent> = {}): StoredEvent {
-    seq++;
-    return {
-      id: `e${seq}`,
-      type: type.name,
-      userId: 'u1',
-      occurredAt: new Date(Date.UTC(2026, 10, 22, 10, seq)),
-      causationId: '',
-      correlationId: '',
-      schemaVersion: 1,
-      payload: type.encode(value),
-      service: '',
-      stream: '',
-      subject: '',
-      seq,
-      prevSeq: 0,
-      raw: new Uint8Array(),
-      keyGeneration: 0,
-      erased: false,
-      ...over,
-    };
-  }
+  const stored = <T>(type: EventType<T>, value: T, over: Partial<StoredEvent> = {}): StoredEvent =>
+    storedEvent(type, value, { id: `e${++seq}`, seq, userId: 'u1', occurredAt: new Date(Date.UTC(2026, 10, 22, 10, seq)), ...over });
 
   it("replays each turn with the persona, the controls as of its receipt and the conversation's earlier replies", () => {
     const replay = createTurnReplay();

@@ -4,23 +4,23 @@ import { deriveId, Events, llmExchangeToProto, type TurnRouted } from '@hearth/e
 import type { ChatClient } from '@hearth/llm';
 import { waitForPosition, type Reactor } from '@hearth/store';
 import { counter, histogram, type Logger } from '@hearth/telemetry';
-import { normalizeUserText, parseCorrection, tokenize, TOPIC_DETECTION, type CorrectionCommand } from '@hearth/text';
+import { normalizeUserText, parseCorrection, TOPIC_DETECTION, type CorrectionCommand } from '@hearth/text';
 import type { Kysely } from 'kysely';
 import { createLlmHealth, type LlmHealth } from '../adapters/llm-health.js';
 import type { MemoryPort } from '../adapters/memory.js';
 import { GATES, LLM_FAILOVER, OFFLINE_PROVIDER, RECIPE, RELATIONSHIP, type Stage } from '../config.js';
 import type { OrchestratorDb } from '../db.js';
-import { evaluateReply, isSensitive, openerNorm, recallAsked, type ExemptGate, type GateVerdict } from '../gates/index.js';
+import { openerNorm, recallAsked, type ExemptGate } from '../gates/index.js';
 import { NEUTRAL_STYLE, seedFromId, type StableStyle } from '../personas/assign.js';
 import { PERSONA_LIBRARY, type PersonaTemplate } from '../personas/library.js';
 import { turnsProjection } from '../projections/turns.js';
-import { analyzeEmotion, detectEvidence, initialRelationship, updateRelationship, viewAt, type RelationshipState } from '../relationship/index.js';
+import { detectEvidence, initialRelationship, updateRelationship, viewAt, type RelationshipState } from '../relationship/index.js';
 import { CIRCUIT_OPEN_ERROR, failoverResponder } from '../responder/failover.js';
 import { CORRECTION_TEXT, CRISIS_SAFE_TEXT, FINISH_ONBOARDING_TEXT, onboardingIncompleteText, REFUSAL_TEXT } from '../responder/fixed.js';
 import { llmResponder, offlineResponder, type TurnContext } from '../responder/responders.js';
 import { composeReply, type Composed, type PassVerdict } from '../turn/compose.js';
-import { personaConstraints } from '../turn/constraints.js';
-import { planResponse, planToProto, type PlannedMemory } from '../turn/plan.js';
+import { planToProto } from '../turn/plan.js';
+import { initiatedBefore, planTurn, type RecordedReply } from '../turn/recipe.js';
 import { vectorTriggers } from '../turn/triggers.js';
 import { relationshipFromRow, relationshipUpdatedOf, retrievedToProto, verdictToProto } from './mapping.js';
 
@@ -151,16 +151,19 @@ async function runRecipe(deps: RespondDeps, event: StoredEvent, routed: TurnRout
     .execute();
   const template: PersonaTemplate | undefined = PERSONA_LIBRARY.find((t) => t.template_id === personaRow?.template_id);
   const style = (personaRow?.stable_style_params as StableStyle | undefined) ?? NEUTRAL_STYLE;
-  const suppressed = (profile?.suppressed_topics ?? []);
   const relationship = relRow ? relationshipFromRow(relRow) : null;
   const stage: Stage = (relationship ? viewAt(relationship, now) : initialRelationship()).stage;
+  const earlier: RecordedReply[] = history.map((h) => ({
+    source: h.source,
+    assistantText: h.assistant_text,
+    openerNorm: h.opener_norm,
+    askedQuestion: h.asked_question,
+    userInitiatedTopics: h.user_initiated_topics,
+  }));
 
-  // §2.8: topics the user initiated now, and in the previous 2 user messages.
+  // §2.8: topics the user initiated now.
   const initiatedNow = routed.topicMatches.filter((m) => m.confidence >= TOPIC_DETECTION.userInitiatedAt).map((m) => m.topicId);
   const chatHistory = history.filter((h) => h.source === 'chat');
-  const before = chatHistory.slice(0, 2).flatMap((h) => h.user_initiated_topics);
-  const initiatedRecent = [...new Set([...initiatedNow, ...before])];
-  const recall = recallAsked(normNoPunct);
 
   // §7.1 steps 2–3: memories by policy; vector retrieval only ON_DEMAND and triggered.
   const readPolicy = routing?.memoryReadPolicy ?? 'NONE';
@@ -169,67 +172,32 @@ async function runRecipe(deps: RespondDeps, event: StoredEvent, routed: TurnRout
       ? vectorTriggers({
           normNoPunct,
           isQuestion,
-          recallAsked: recall,
+          recallAsked: recallAsked(normNoPunct),
           topicsNow: routed.topicMatches.map((m) => m.topicId),
-          topicsBefore: before,
+          topicsBefore: initiatedBefore(earlier),
           hasRecentTurns: chatHistory.some((h) => now.getTime() - h.created_at.getTime() <= RELATIONSHIP.sessionGapMs),
         })
       : [];
   // Memory answers after writing back the previous turn, so a correction there already holds.
   const afterMessageId = history[0]?.user_message_id ?? '';
   const retrieval = await retrieve(deps, event.userId, profile?.ai_friend_id ?? routed.aiFriendId, readPolicy, triggers, routing?.retrievalQueryText || routed.text, afterMessageId);
-  const memories: PlannedMemory[] = retrieval.memories.map((m) => {
-    const surfaced = { memoryId: m.memoryId, type: m.type, key: m.memoryKey, value: m.memoryValue, topicIds: m.topicIds };
-    return { ...surfaced, confidence: m.confidence, sensitive: isSensitive(surfaced, 'chat') && !m.topicIds.some((t) => initiatedNow.includes(t)) };
-  });
 
-  // §7.1 step 4: emotion (safety came with the routing decision).
-  const emotion = analyzeEmotion(normNoPunct);
+  // §7.1 steps 4–6: emotion (safety came with the routing decision), constraints, plan, and the gates.
   const seed = seedFromId(routed.messageId);
-  const constraints = personaConstraints({
-    style,
-    template: template ?? { taboo_soft_bounds: [], emotional_expression_level: 'normal' },
-    stage,
-    suppressedTopics: suppressed,
-    initiatedNow,
-    initiatedRecent,
-    previousAskedQuestion: history[0]?.asked_question ?? false,
-  });
-  const plan = planResponse({
+  const { emotion, plan, memories, evaluate } = planTurn({
     pipeline,
     source,
-    isQuestion,
-    emotion,
-    constraints,
+    proactive: false,
+    normalized,
+    style,
+    template,
+    stage,
+    suppressedTopics: profile?.suppressed_topics ?? [],
     initiatedNow,
-    initiatedRecent,
-    suppressedTopics: suppressed,
-    userTokens: tokenize(normNoPunct),
-    memories,
-    recallAsked: recall,
-    directness: style.directness_level,
+    history: earlier,
+    retrieved: retrieval.memories,
   });
   const chosen = memories.filter((m) => plan.memoryIds.includes(m.memoryId));
-  const recentAssistant = history.map((h) => h.assistant_text);
-  const evaluate = (c: { text: string; surfacedMemoryIds: string[] }, exempt: ExemptGate[] = []): GateVerdict[] =>
-    evaluateReply({
-      text: c.text,
-      style,
-      stage,
-      source,
-      surfaced: memories.filter((m) => c.surfacedMemoryIds.includes(m.memoryId)),
-      // §10.1 counts the ids on the message itself.
-      surfacedIds: c.surfacedMemoryIds,
-      recallAsked: recall,
-      userInitiated: initiatedNow,
-      initiatedRecent,
-      suppressedTopics: suppressed,
-      tabooSoftBounds: template?.taboo_soft_bounds ?? [],
-      recentAssistant,
-      // §10.2: the openers as stored with each earlier reply.
-      recentOpeners: history.map((h) => h.opener_norm),
-      exempt,
-    });
 
   let composed: Composed;
   // §12.4: a correction acts on what the previous reply surfaced (memory does the acting).

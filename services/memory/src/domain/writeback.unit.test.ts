@@ -1,0 +1,78 @@
+import { orchestrator } from '@hearth/proto';
+import type { Candidate } from './types.js';
+import { decideWriteback, writebackReads, writebackTurnOf, type StoredMemory, type WritebackState, type WritebackTurn } from './writeback.js';
+
+const AT = new Date('2026-11-22T10:00:00Z');
+const MONTH_AGO = new Date(AT.getTime() - 30 * 24 * 3600 * 1000);
+
+function record(memoryId: string, key: string, value: string, over: Partial<StoredMemory> = {}): StoredMemory {
+  const type = key.startsWith('fact:') ? 'FACT' : 'PREFERENCE';
+  return { memoryId, aiFriendId: 'f1', type, key, value, confidence: 0.6, status: 'ACTIVE', createdAt: MONTH_AGO, lastConfirmedAt: MONTH_AGO, topicIds: [], ...over };
+}
+
+// Every record of the user: the companion's, another companion's, superseded ones, and some no turn names.
+const RECORDS = [
+  record('city', 'fact:current_city', 'busan', { topicIds: ['TRAVEL'] }),
+  record('old-city', 'fact:current_city', 'seoul', { status: 'SUPERSEDED' }),
+  record('sushi', 'pref:food:sushi', 'like|sushi', { topicIds: ['FOOD'] }),
+  record('sushi-f2', 'pref:food:sushi', 'like|sushi', { aiFriendId: 'f2' }),
+  record('ramen', 'pref:food:ramen', 'like|ramen'),
+  record('jazz', 'pref:music:jazz', 'like|jazz', { topicIds: ['ENTERTAINMENT'] }),
+];
+
+/** A TurnCompleted as the write-back reads it. */
+function turn(userText: string, over: Partial<orchestrator.TurnCompleted> = {}, memoryWritePolicy = 'SELECTIVE'): WritebackTurn {
+  const base = { messageId: 'm1', conversationId: 'c1', assistantMessageId: 'a1', aiFriendId: 'f1', source: 'chat', assistantText: 'Okay.', routing: { memoryWritePolicy } };
+  return writebackTurnOf(orchestrator.TurnCompleted.fromPartial({ ...base, userText, ...over }));
+}
+
+const LONG = `i love sushi. ${'we talked for a long time about food and places and everything else that came up on the way home. '.repeat(2)}`;
+
+describe('writebackReads: the records the live write-back loads are all the decision reads', () => {
+  const cases: { name: string; turn: WritebackTurn; previous?: WritebackState['previous']; extracted?: Candidate[] }[] = [
+    { name: 'a heuristic confirmation, topics from what the reply surfaced', turn: turn('i live in busan', { surfacedMemoryIds: ['jazz'] }) },
+    { name: '"not true" of what the previous reply surfaced', turn: turn("that's not true"), previous: { surfacedMemoryIds: ['sushi'], topicIds: [] } },
+    { name: '"forget X" by key, this companion only', turn: turn('forget that i like sushi'), previous: { surfacedMemoryIds: ['jazz'], topicIds: [] } },
+    { name: '"don\'t bring this topic up again"', turn: turn("don't bring this topic up again"), previous: { surfacedMemoryIds: [], topicIds: ['FOOD'] } },
+    { name: 'a retention turn', turn: turn('', { source: 'retention', surfacedMemoryIds: ['sushi'] }) },
+    { name: 'write policy NONE', turn: turn('i live in busan', {}, 'NONE') },
+    {
+      name: "the LLM extractor's candidates, whose keys are loaded after it answered",
+      turn: turn(LONG),
+      extracted: [{ type: 'PREFERENCE', key: 'pref:food:ramen', value: 'like|ramen', extractor: 'llm' }],
+    },
+  ];
+
+  it.each(cases)('$name', ({ turn: t, previous = null, extracted = [] }) => {
+    const full: WritebackState = { records: new Map(RECORDS.map((r) => [r.memoryId, r])), suppressedKeys: new Set(), previous };
+    const reads = writebackReads(t, AT, previous);
+    const loaded = (keys: readonly string[]): WritebackState => ({
+      ...full,
+      records: new Map(RECORDS.filter((r) => reads.ids.includes(r.memoryId) || keys.includes(r.key)).map((r) => [r.memoryId, r])),
+    });
+
+    // As the shell does it: decide, ask the extractor if the gate fires, load its keys too, decide again.
+    let state = loaded(reads.keys);
+    let decision = decideWriteback('turn-1', t, AT, state, null);
+    if (decision.extractionMissing) {
+      state = loaded([...reads.keys, ...extracted.map((c) => c.key)]);
+      decision = decideWriteback('turn-1', t, AT, state, extracted);
+    }
+
+    expect(state.records.size).toBeLessThan(full.records.size);
+    expect(decision).toEqual(decideWriteback('turn-1', t, AT, full, decision.written.llmRan ? extracted : null));
+  });
+
+  it('decides something in each case, so the comparison above compares something', () => {
+    const full: WritebackState = { records: new Map(RECORDS.map((r) => [r.memoryId, r])), suppressedKeys: new Set(), previous: null };
+    const surfaced = (ids: string[]) => ({ ...full, previous: { surfacedMemoryIds: ids, topicIds: [] } });
+    expect(decideWriteback('t', turn('i live in busan', { surfacedMemoryIds: ['jazz'] }), AT, full, null).written).toMatchObject({
+      candidates: [expect.objectContaining({ outcome: 'confirmed', memoryId: 'city' })],
+      topicIds: expect.arrayContaining(['ENTERTAINMENT']),
+    });
+    expect(decideWriteback('t', turn("that's not true"), AT, surfaced(['sushi']), null).written.invalidatedMemoryIds).toEqual(['sushi']);
+    expect(decideWriteback('t', turn('forget that i like sushi'), AT, surfaced(['jazz']), null).written.invalidatedMemoryIds).toEqual(['sushi']);
+    const llm = decideWriteback('t', turn(LONG), AT, full, [{ type: 'PREFERENCE', key: 'pref:food:ramen', value: 'like|ramen', extractor: 'llm' }]);
+    expect(llm.confirmed.map((c) => c.memoryId)).toEqual(['sushi', 'ramen']);
+  });
+});
