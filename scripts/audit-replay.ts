@@ -152,7 +152,7 @@ const STREAM_ORDER: ServiceName[] = ['ingress', 'orchestrator', 'memory', 'route
 const streams = STREAM_ORDER.filter((s) => replays.some((r) => r.streams.includes(s)));
 
 const config = loadHostConfig();
-const log = createLogger({ service: 'audit-replay', level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL });
+const log = createLogger({ service: 'audit-replay', level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL, stderr: true });
 const bus = await Bus.connect({
   url: config.NATS_URL,
   name: 'hearth-audit-replay',

@@ -13,7 +13,7 @@ import { eventEncryption, loadHostConfig } from '@hearth/host';
 import { createLogger } from '@hearth/telemetry';
 
 const config = loadHostConfig();
-const log = createLogger({ service: 'dlq', level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL });
+const log = createLogger({ service: 'dlq', level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL, stderr: true });
 
 async function withBus<T>(fn: (bus: Bus) => Promise<T>): Promise<T> {
   const bus = await Bus.connect({ url: config.NATS_URL, name: 'hearth-dlq', user: config.NATS_USER, pass: config.NATS_PASSWORD, namespace: config.HEARTH_NAMESPACE, logger: log, encryption: eventEncryption(config, log) });

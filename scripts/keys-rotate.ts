@@ -17,7 +17,7 @@ import { createLogger } from '@hearth/telemetry';
 new Command('keys:rotate').description("Re-wrap every data key with the current KEK (after changing HEARTH_KEK, or moving to Vault)").parse();
 
 const config = loadHostConfig();
-const log = createLogger({ service: 'keys-rotate', level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL });
+const log = createLogger({ service: 'keys-rotate', level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL, stderr: true });
 const encryption = eventEncryption(config, log);
 if (!encryption) {
   console.error('EVENT_ENCRYPTION=off: there are no data keys to re-wrap');

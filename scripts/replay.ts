@@ -31,7 +31,7 @@ const program = new Command('replay')
 
 const opts = program.opts<{ service?: ServiceName[]; projection?: string; keep: boolean; json?: string }>();
 const config = loadHostConfig();
-const log = createLogger({ service: 'replay', level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL });
+const log = createLogger({ service: 'replay', level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL, stderr: true });
 const services = ALL_SERVICES.filter((s) => !opts.service || opts.service.includes(s.name));
 const jobs = services.flatMap((s) => s.projections.filter((p) => !opts.projection || p.name === opts.projection).map((p) => ({ s, p })));
 if (jobs.length === 0) {

@@ -5,10 +5,10 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { appendDecided, Bus, draft, LocalKek } from '@hearth/bus';
-import { Events } from '@hearth/events';
+import { Bus, LocalKek } from '@hearth/bus';
 import { natsUrl, waitFor } from '@hearth/testing';
 import { HearthClient, onboard } from './support/client.js';
+import { appendPoisonTurn } from './support/poison.js';
 import { startHearth, type RunningHearth } from './support/process.js';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -35,29 +35,9 @@ describe('a poison event (NUL in a TurnReceived, appended behind the edge)', () 
     const conversation = randomUUID();
     const first = await user.say(conversation, 'hi there');
     expect(first.status).toBe(200);
-    const me = (await user.call('GET', '/v1/me')).body;
 
-    const poisonId = randomUUID();
-    // What ingress would have appended had its edge let the NUL through.
-    await appendDecided(bus, 'ingress', user.userId!, () => [
-      draft(
-        Events.TurnReceived,
-        {
-          messageId: poisonId,
-          conversationId: conversation,
-          text: 'bad \u0000 byte',
-          source: 'chat',
-          userState: me.user_state,
-          activatesUser: false,
-          missingOnboarding: [],
-          aiFriendId: me.ai_friend_id,
-          clientTimezone: 'Asia/Seoul',
-          clientLocale: '',
-          ageBand: '25-34',
-        },
-        { id: poisonId, userId: user.userId!, occurredAt: new Date(), correlationId: poisonId },
-      ),
-    ]);
+    // A poison turn (NUL), appended behind the edge.
+    const poisonId = await appendPoisonTurn(bus, user, conversation, 'bad \u0000 byte');
 
     // The client retries the message (without the NUL its edge would now refuse) and gets a definite answer.
     let answer = await user.say(conversation, 'bad  byte', poisonId);

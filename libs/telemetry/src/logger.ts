@@ -18,6 +18,8 @@ export interface LoggerOptions {
    * @default process.stdout
    */
   destination?: DestinationStream;
+  /** Log to stderr instead: a command whose stdout is its result (JSON, a report). */
+  stderr?: boolean;
 }
 
 /**
@@ -33,7 +35,7 @@ export function createLogger(options: LoggerOptions): Logger {
       formatters: { level: (label) => ({ level: label }) },
       mixin: activeTraceFields,
     },
-    options.destination ?? pino.destination(1),
+    options.destination ?? pino.destination(options.stderr ? 2 : 1),
   );
 }
 
