@@ -88,8 +88,11 @@ describe.each(['postgres', 'pglite'] as const)('DELETE /v1/me: erasure by crypto
     const victim = await onboard(anon, { preferred_name: Canary });
     const bystander = await onboard(anon);
     const conversation = randomUUID();
+    const sentIds: string[] = [];
     for (const text of [`I live in ${Canary}`, `My best friend is ${Canary} and we grew up together`, `My dog is called ${Canary}`]) {
-      expect((await victim.say(conversation, text)).status).toBe(200);
+      const messageId = randomUUID();
+      sentIds.push(messageId);
+      expect((await victim.say(conversation, text, messageId)).status).toBe(200);
     }
     expect((await bystander.say(randomUUID(), 'I love hiking in the mountains')).status).toBe(200);
     const victimMemories = await settled(() => victim.call('GET', '/v1/me/memories?status=all'), (r) => r.body.memories?.some((m: { memory_value: string | null }) => has(m.memory_value ?? '')));
@@ -165,6 +168,10 @@ describe.each(['postgres', 'pglite'] as const)('DELETE /v1/me: erasure by crypto
     expect(history.body.messages).toEqual([]);
     expect((await victim.call('PUT', '/v1/me/onboarding', { ...{ preferred_name: 'Mina', age_band: '25-34', country_or_region: 'KR', occupation_category: 'working', client_timezone: 'Asia/Seoul', proactive_messages_enabled: true, suppressed_topics: [] } })).status).toBe(200);
     expect((await victim.say(randomUUID(), 'hello again')).status).toBe(200);
+    // A message_id the erased user used is the new user's to use: answered, not taken for a repeat.
+    const reused = await victim.say(randomUUID(), 'hello once more', sentIds[0]);
+    expect(reused.status).toBe(200);
+    expect(has(JSON.stringify(reused.body))).toBe(false);
 
     // Logs: nothing the process printed, at debug level, quotes the canary.
     const lines = hearth.output().split('\n').filter((l) => has(l));

@@ -199,6 +199,11 @@ export class Keyring {
     throw new KeyringError(`could not destroy the data key of ${userId}: the slot kept changing`);
   }
 
+  /** The generation of the user's current key as this process knows it (cached; 0: none yet). */
+  async generation(userId: string): Promise<number> {
+    return (await this.entry(userId)).record?.g ?? 0;
+  }
+
   /** The user's current key state: generation and whether it is destroyed (null: no key yet). */
   async state(userId: string): Promise<{ generation: number; erased: boolean } | null> {
     const c = await this.entry(userId, true);

@@ -263,6 +263,11 @@ export function createIngressApp(deps: IngressDeps) {
       const existing = await db.selectFrom('turns').selectAll().where('message_id', '=', cmd.messageId).executeTakeFirst();
       if (existing) return replyForExisting(userId, cmd, existing);
       await assertConversationOwner(userId, cmd.conversationId);
+      // The turn's event id is its message_id, so a concurrent repeat is a Msg-Id no-op; a user
+      // started anew after an erasure gets ids of their own, or a message_id the erased user
+      // sent moments before would be dropped as a duplicate and never answered.
+      const generation = (await bus.keyring?.generation(userId)) ?? 0;
+      const eventId = generation > 1 ? deriveId('ingress', 'turn', userId, generation, cmd.messageId) : cmd.messageId;
       await userAppends.run(userId, () =>
         appendDecided(bus, 'ingress', userId, async (last) => {
           const user = await snapshotAt(userId, last);
@@ -287,8 +292,7 @@ export function createIngressApp(deps: IngressDeps) {
                 clientLocale: cmd.clientLocale ?? '',
                 ageBand: answers?.age_band ?? '',
               },
-              // The turn's event id is its message_id: Msg-Id dedup makes a concurrent repeat a no-op.
-              meta(userId, cmd.messageId, cmd.messageId),
+              meta(userId, eventId, cmd.messageId),
             ),
           ];
         }),
@@ -626,16 +630,20 @@ export function createIngressApp(deps: IngressDeps) {
   }
 
   async function awaitReply(userId: string, cmd: TurnCommand): Promise<TurnReply> {
-    const found = await deps.waiters.wait<{ row: Selectable<TurnsTable> } | { failure: TurnFailure }>(cmd.messageId, deps.turnTimeoutMs, async () => {
+    const found = await deps.waiters.wait<{ row: Selectable<TurnsTable> } | { failure: TurnFailure } | { erased: true }>(cmd.messageId, deps.turnTimeoutMs, async () => {
       const r = await db.selectFrom('turns').selectAll().where('message_id', '=', cmd.messageId).executeTakeFirst();
       if (r?.completed_at && r.received_at) return { row: r };
       // A quarantined event of this turn: it will not complete by itself, so say so now.
       const failure = deps.failedTurns.failureOf(cmd.messageId);
-      return failure ? { failure } : undefined;
+      if (failure) return { failure };
+      // Erased while the turn was in flight: it will never be answered.
+      const user = await db.selectFrom('users').select('user_id').where('user_id', '=', userId).executeTakeFirst();
+      return user ? undefined : { erased: true as const };
     });
     if (!found) {
       throw new IngressError(504, 'TURN_TIMEOUT', 'the reply is taking longer than usual; send the same message_id again to get it');
     }
+    if ('erased' in found) throw new IngressError(404, 'USER_NOT_FOUND', 'this user was erased while the message was in flight; it will not be answered');
     if ('failure' in found) {
       throw new IngressError(422, 'TURN_FAILED', 'this message could not be processed; it was set aside for an operator. Your next message will work.', {
         event_id: found.failure.eventId,
