@@ -297,7 +297,7 @@ export function createIngressApp(deps: IngressDeps) {
           ];
         }),
       );
-      return awaitReply(userId, cmd);
+      return awaitReply(userId, cmd, generation);
     },
 
     async history(userId: string, conversationId: string, limit: number, before?: string): Promise<HistoryMessage[]> {
@@ -629,16 +629,18 @@ export function createIngressApp(deps: IngressDeps) {
     return awaitReply(userId, cmd);
   }
 
-  async function awaitReply(userId: string, cmd: TurnCommand): Promise<TurnReply> {
+  /** `generation`: of the user's data key when the turn was appended, if this request appended it. */
+  async function awaitReply(userId: string, cmd: TurnCommand, generation?: number): Promise<TurnReply> {
     const found = await deps.waiters.wait<{ row: Selectable<TurnsTable> } | { failure: TurnFailure } | { erased: true }>(cmd.messageId, deps.turnTimeoutMs, async () => {
       const r = await db.selectFrom('turns').selectAll().where('message_id', '=', cmd.messageId).executeTakeFirst();
       if (r?.completed_at && r.received_at) return { row: r };
       // A quarantined event of this turn: it will not complete by itself, so say so now.
       const failure = deps.failedTurns.failureOf(cmd.messageId);
       if (failure) return { failure };
-      // Erased while the turn was in flight: it will never be answered.
+      // Erased while the turn was in flight (and maybe started anew since): it will never be answered.
       const user = await db.selectFrom('users').select('user_id').where('user_id', '=', userId).executeTakeFirst();
-      return user ? undefined : { erased: true as const };
+      const startedAnew = generation !== undefined && bus.keyring !== undefined && (await bus.keyring.generation(userId)) !== generation;
+      return user && !startedAnew ? undefined : { erased: true as const };
     });
     if (!found) {
       throw new IngressError(504, 'TURN_TIMEOUT', 'the reply is taking longer than usual; send the same message_id again to get it');
