@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DeliverPolicy } from '@nats-io/jetstream';
-import { cleanupNamespace, natsUrl, testNamespace, waitFor } from '@hearth/testing';
+import { cleanupNamespace, natsUrl, startNatsServer, testNamespace, waitFor } from '@hearth/testing';
 import { Bus, LocalKek, SERVICE_NAMES, withCause, type EventDraft, type StoredEvent } from '../index.js';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -209,5 +209,29 @@ describe('crypto-shredding in the event layer (real NATS)', () => {
     // No record wrapped by the old KEK is left in the bucket, history included.
     const keyRecords = (await rawMessages(after, ns)).map((m) => m.toString()).filter((m) => m.includes('"g":'));
     expect(keyRecords.filter((m) => m.includes(oldKek.id))).toEqual([]);
+  });
+
+  it('still drops a cached key at once after the NATS server restarted under the watch', async () => {
+    const server = await startNatsServer({ jetstream: true });
+    const local: Bus[] = [];
+    try {
+      const open = async (name: string) => {
+        const b = await Bus.connect({ url: server.url, name, namespace: ns, logger: silent, encryption: { kek: kek(), keyCacheTtlMs: 600_000 } });
+        local.push(b);
+        return b;
+      };
+      const writer = await open('restart-writer');
+      const reader = await open('restart-reader');
+      await writer.ensureStreams(SERVICE_NAMES);
+      await writer.append('memory', 'w1', [note('w1', CANARY)], 0);
+      expect((await readAll(reader, 'w1'))[0]!.erased).toBe(false); // cached, for ten minutes
+      await server.restart();
+      await waitFor(async () => writer.nc.isClosed() === false && (await writer.lastSeq('memory').then(() => true, () => false)), { what: 'the writer to reconnect', timeoutMs: 15_000 });
+      await writer.keyring!.destroy('w1');
+      await waitFor(async () => (await readAll(reader, 'w1').catch(() => [{ erased: false }]))[0]!.erased, { what: 'the reader to drop the key', timeoutMs: 10_000 });
+    } finally {
+      for (const b of local) await b.close();
+      await server.stop();
+    }
   });
 });

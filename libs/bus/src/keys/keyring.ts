@@ -89,6 +89,7 @@ export class Keyring {
   readonly #cache = new Map<string, Cached>();
   readonly #creating = new Map<string, Promise<Cached>>();
   #watch?: { stop(): void };
+  #closed = false;
 
   private constructor(
     private readonly kv: KV,
@@ -120,6 +121,7 @@ export class Keyring {
 
   /** Stops the watch. */
   close(): void {
+    this.#closed = true;
     this.#watch?.stop();
     this.#cache.clear();
   }
@@ -133,8 +135,26 @@ export class Keyring {
     const w = await this.kv.watch({ include: KvWatchInclude.UpdatesOnly });
     this.#watch = w;
     void (async () => {
-      for await (const e of w) this.#cache.delete(Buffer.from(e.key, 'base64url').toString('utf8'));
-    })().catch((err: unknown) => this.opts.logger.warn({ err: String(err) }, 'data key watch ended; keys expire from the cache by age only'));
+      try {
+        for await (const e of w) this.#cache.delete(Buffer.from(e.key, 'base64url').toString('utf8'));
+      } catch (err) {
+        this.opts.logger.warn({ err: String(err) }, 'data key watch failed');
+      }
+      if (this.#closed) return;
+      // Ended without close (a NATS outage): forget what may have changed meanwhile, and watch again.
+      this.#cache.clear();
+      this.opts.logger.warn({}, 'data key watch ended; cache cleared, watching again');
+      for (let delay = 250; !this.#closed; delay = Math.min(delay * 2, 5_000)) {
+        await new Promise((r) => setTimeout(r, delay));
+        if (this.#closed) return;
+        try {
+          await this.watchChanges();
+          return;
+        } catch (err) {
+          this.opts.logger.warn({ err: String(err), retry_ms: delay }, 'data key watch could not restart; keys expire from the cache by age meanwhile');
+        }
+      }
+    })();
   }
 
   /**
