@@ -31,7 +31,7 @@ export function exportMessages(rows: readonly ExportRow[]): ExportMessage[] {
   });
 }
 
-// TODO(issue 14): filled from the belief-graph, uncertainty and trust services once they
+// TODO(issues 16–18): filled from the belief-graph, uncertainty and trust services once they
 // answer queries; until then a user holds none, and the export says so in their shapes.
 /** The user's own beliefs (API.md GET /v1/admin/users/{id}/beliefs, holder=user): none yet. */
 export const NO_BELIEFS: Readonly<{ nodes: unknown[]; conflicts: unknown[]; challenges: unknown[] }> = Object.freeze({ nodes: [], conflicts: [], challenges: [] });
