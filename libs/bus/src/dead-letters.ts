@@ -1,4 +1,4 @@
-import { DeliverPolicy, type JsMsg } from '@nats-io/jetstream';
+import { DeliverPolicy, JetStreamApiError, type JsMsg } from '@nats-io/jetstream';
 import { headers as natsHeaders, type Msg } from '@nats-io/transport-node';
 import { common } from '@hearth/proto';
 import { isNotFound, type Bus } from './bus.js';
@@ -40,6 +40,8 @@ const HEADER_CONSUMER = 'Hearth-Consumer';
 const HEADER_STREAM = 'Hearth-Stream';
 const HEADER_SEQ = 'Hearth-Stream-Seq';
 const REDRIVE_TIMEOUT_MS = 30_000;
+/** JetStream's code for a message that is not (or no longer) in the stream. */
+const NO_MESSAGE_FOUND = 10037;
 
 /** One dead letter's identity: the consumer that gave up and the event's stream position. */
 export const deadLetterKey = (consumer: string, stream: string, seq: number): string => `${consumer}/${stream}/${seq}`;
@@ -225,6 +227,15 @@ export async function purgeDeadLetters(bus: Bus, userId: string): Promise<number
   } finally {
     iter.stop();
   }
-  for (const seq of doomed) await bus.jsm.streams.deleteMessage(stream, seq, true);
-  return doomed.length;
+  let deleted = 0;
+  for (const seq of doomed) {
+    try {
+      await bus.jsm.streams.deleteMessage(stream, seq, true);
+      deleted++;
+    } catch (err) {
+      // A concurrent purge of the same user got there first.
+      if (!(err instanceof JetStreamApiError && err.code === NO_MESSAGE_FOUND)) throw err;
+    }
+  }
+  return deleted;
 }

@@ -209,7 +209,8 @@ export function createIngressApp(deps: IngressDeps) {
 
   return {
     profile,
-    eraseMe: erasures.eraseMe,
+    // One at a time per user with the user's other commands (a repeated DELETE, a message in flight).
+    eraseMe: (userId: string) => userAppends.run(userId, () => erasures.eraseMe(userId)),
 
     async createMe(userId: string): Promise<Profile> {
       const results = await appendDecided(bus, 'ingress', userId, async (last) => {
