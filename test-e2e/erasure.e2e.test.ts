@@ -138,6 +138,12 @@ describe.each(['postgres', 'pglite'] as const)('DELETE /v1/me: erasure by crypto
 
     expect((await victim.call('GET', '/v1/me')).status).toBe(404);
     expect((await victim.call('GET', '/v1/me/export')).status).toBe(404);
+    // Operators see it: each service counts the erasures it applied, and how long after the request.
+    const metrics = String((await anon.call('GET', '/metrics')).body);
+    for (const service of ['ingress', 'memory', 'orchestrator', 'retention']) {
+      expect(metrics).toMatch(new RegExp(`hearth_erasures_applied_total\\{[^}]*service="${service}"[^}]*\\} 1`));
+    }
+    expect(metrics).toContain('hearth_erasure_apply_seconds_bucket');
 
     // After: nowhere — stream messages, tables of every schema, dead letters, logs.
     expect((await streamTexts()).filter((m) => has(m.text))).toEqual([]);

@@ -12,6 +12,7 @@ import {
   type StoredEvent,
 } from '@hearth/bus';
 import { commonEvents } from '@hearth/proto';
+import { counter, histogram } from '@hearth/telemetry';
 import type { Projection } from './projection.js';
 import { startReactor, type Reactor } from './reactor.js';
 import { runtimeDb, type AnyDb } from './runtime.js';
@@ -36,6 +37,9 @@ export interface ErasureOptions {
 }
 
 export const ERASURE_REACTOR = 'erase-user';
+
+const erasuresApplied = counter('hearth_erasures_applied_total', 'Erasures (UserErased) a service applied: rows deleted, ErasureApplied appended');
+const erasureLag = histogram('hearth_erasure_apply_seconds', 'From the erasure request to a service having applied it', 's', { buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60] });
 
 /** Event id of one service's ErasureApplied: a redelivered erasure appends nothing new. */
 export function erasureAppliedId(erasureId: string, service: ServiceName): string {
@@ -83,6 +87,8 @@ export async function applyErasure(opts: ErasureOptions, event: StoredEvent): Pr
     ),
   ]);
   if (results.some((r) => !r.duplicate)) {
+    erasuresApplied.add(1, { service: opts.service });
+    erasureLag.record(Math.max(0, (appliedAt.getTime() - event.occurredAt.getTime()) / 1000), { service: opts.service });
     opts.logger?.info({ user_id: userId, erasure_id: erased.erasureId, key_generation: erased.keyGeneration }, 'user erased');
   }
 }
