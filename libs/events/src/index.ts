@@ -57,3 +57,18 @@ export type AppOpenAttributed = retention.AppOpenAttributed;
 export { deriveId, isUuid } from './ids.js';
 export { styleParamsToJson, styleParamsFromJson } from './style.js';
 export { llmExchangeToProto } from './llm.js';
+export {
+  FIND_MEMORIES,
+  SEARCH_MEMORIES,
+  LIST_MEMORIES,
+  INVALIDATE_MEMORY,
+  GET_PERSONA,
+  GET_RELATIONSHIP,
+  GET_RETENTION,
+  createMemoryQueries,
+  getPersona,
+  getRelationship,
+  createRetentionQueries,
+  type MemoryQueries,
+  type RetentionQueries,
+} from './queries.js';

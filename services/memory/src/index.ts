@@ -76,8 +76,6 @@ export const service: ServiceDefinition = {
   },
 };
 
-/** The memory service's query client, for other services. */
-export { createMemoryQueries, type MemoryQueries } from './queries/client.js';
 export {
   createWritebackReplay,
   decideWriteback,

@@ -72,8 +72,6 @@ export const service: ServiceDefinition = {
   },
 };
 
-/** The orchestrator's query client, for other services. */
-export { getPersona, getRelationship } from './queries/client.js';
 export { reRelate, type RelationshipChange } from './handlers/audit.js';
 export {
   createTurnReplay,

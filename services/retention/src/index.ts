@@ -8,7 +8,7 @@ import { retentionEnvSchema } from './config.js';
 import type { RetentionDb } from './db.js';
 import { createAcknowledgeReactor } from './handlers/acknowledge.js';
 import { retentionProjection } from './projections/retention.js';
-import { GET_RETENTION } from './queries/client.js';
+import { GET_RETENTION } from '@hearth/events';
 import { createGetRetentionQuery } from './queries/get-retention.js';
 import { startScheduler } from './schedule/scheduler.js';
 
@@ -40,5 +40,3 @@ export const service: ServiceDefinition = {
   },
 };
 
-/** The retention service's query client, for other services. */
-export { createRetentionQueries, GET_RETENTION, type RetentionQueries } from './queries/client.js';

@@ -15,12 +15,9 @@ import {
   SERVICE_NAMES,
 } from '@hearth/bus';
 import type { Clock } from '@hearth/clock';
-import { deriveId, Events } from '@hearth/events';
+import { createMemoryQueries, createRetentionQueries, deriveId, Events, getRelationship } from '@hearth/events';
 import { waitForPosition } from '@hearth/store';
-import { createMemoryQueries } from '@hearth/svc-memory';
 import type { memory } from '@hearth/proto';
-import { getRelationship } from '@hearth/svc-orchestrator';
-import { createRetentionQueries } from '@hearth/svc-retention';
 import type { Logger } from '@hearth/telemetry';
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';

@@ -5,11 +5,10 @@
 // streamed document; another user's data must not appear in it.
 import { randomUUID } from 'node:crypto';
 import { appendDecided, draft, type Bus, type EventDraft } from '@hearth/bus';
-import { Events } from '@hearth/events';
+import { Events, GET_RELATIONSHIP, GET_RETENTION, LIST_MEMORIES } from '@hearth/events';
 import { runHearth, type HearthProcess } from '@hearth/host';
 import { ingress, memory, orchestrator, retention } from '@hearth/proto';
 import { waitForPosition } from '@hearth/store';
-import { GET_RETENTION } from '@hearth/svc-retention';
 import { cleanupNamespace, databaseUrl, dropSchemas, natsUrl, testNamespace, waitFor } from '@hearth/testing';
 import type { Insertable, Kysely } from 'kysely';
 import pg from 'pg';
@@ -19,8 +18,6 @@ import { turnsProjection } from '../projections/turns.js';
 import { usersProjection } from '../projections/users.js';
 
 // The query names the memory and orchestrator services serve (their packages export only the clients).
-const LIST_MEMORIES = 'ListMemories';
-const GET_RELATIONSHIP = 'GetRelationship';
 
 const TURNS = 10_000;
 const HOUR_MS = 3_600_000;

@@ -4,11 +4,10 @@
 // service's GetRetention answered by a fake responder.
 import { randomUUID } from 'node:crypto';
 import { appendDecided, Bus, LocalKek, draft, type ServiceName, type StoredEvent } from '@hearth/bus';
-import { Events } from '@hearth/events';
+import { Events, GET_RETENTION } from '@hearth/events';
 import { runHearth, type HearthProcess } from '@hearth/host';
 import { ingress, orchestrator, retention } from '@hearth/proto';
 import { replayProjection } from '@hearth/store';
-import { GET_RETENTION } from '@hearth/svc-retention';
 import { cleanupNamespace, databaseUrl, dropSchemas, natsUrl, testNamespace, waitFor } from '@hearth/testing';
 import type { Kysely } from 'kysely';
 import type { IngressDb } from '../db.js';

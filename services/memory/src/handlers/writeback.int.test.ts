@@ -14,7 +14,7 @@ import { LOCAL_EMBEDDING } from '../config.js';
 import type { MemoryDb } from '../db.js';
 import { service } from '../index.js';
 import { memoriesProjection } from '../projections/memories.js';
-import { createMemoryQueries } from '../queries/client.js';
+import { createMemoryQueries } from '@hearth/events';
 import {
   createFindMemoriesQuery,
   createInvalidateMemoryQuery,

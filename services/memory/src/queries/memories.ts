@@ -12,11 +12,8 @@ import { snippet } from '../domain/describe.js';
 import { memoriesProjection } from '../projections/memories.js';
 import type { VectorIndex } from '../vector/port.js';
 
-/** Query names on the bus (`<namespace>.q.memory.<name>`). */
-export const FIND_MEMORIES = 'FindMemories';
-export const SEARCH_MEMORIES = 'SearchMemories';
-export const LIST_MEMORIES = 'ListMemories';
-export const INVALIDATE_MEMORY = 'InvalidateMemory';
+/** Query names on the bus (`<namespace>.q.memory.<name>`): the shared catalogue's. */
+export { FIND_MEMORIES, SEARCH_MEMORIES, LIST_MEMORIES, INVALIDATE_MEMORY } from '@hearth/events';
 
 /** A memory query that cannot be answered: undecodable, or ids that are not uuids. */
 export class InvalidMemoryRequestError extends Error {

@@ -1,4 +1,5 @@
 import { QueryError, type Bus } from '@hearth/bus';
+import { FIND_MEMORIES, SEARCH_MEMORIES } from '@hearth/events';
 import { memory } from '@hearth/proto';
 import type { Logger } from '@hearth/telemetry';
 
@@ -14,8 +15,7 @@ export interface MemoryPort {
   search(req: memory.SearchMemoriesRequest): Promise<MemoryLookup>;
 }
 
-export const FIND_MEMORIES = 'FindMemories';
-export const SEARCH_MEMORIES = 'SearchMemories';
+export { FIND_MEMORIES, SEARCH_MEMORIES };
 
 /**
  * Asks the memory service over the bus. When it does not answer (not deployed

@@ -6,7 +6,7 @@ import { cleanupNamespace, databaseUrl, dropSchemas, natsUrl, testNamespace } fr
 import type { Kysely } from 'kysely';
 import type { OrchestratorDb } from '../db.js';
 import { service } from '../index.js';
-import { getPersona } from './client.js';
+import { getPersona } from '@hearth/events';
 import { createGetPersonaQuery, GET_PERSONA } from './get-persona.js';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };

@@ -4,8 +4,8 @@ import type { Kysely, Selectable } from 'kysely';
 import type { OrchestratorDb, PersonasTable } from '../db.js';
 import { userIdOfRequest } from './request.js';
 
-/** The query's name on the bus: `<namespace>.q.orchestrator.GetPersona`. */
-export const GET_PERSONA = 'GetPersona';
+/** The query's name on the bus (`<namespace>.q.orchestrator.GetPersona`): the shared catalogue's. */
+export { GET_PERSONA } from '@hearth/events';
 
 /** A GetPersona request that cannot be answered: undecodable, or no valid user id. */
 export class InvalidPersonaRequestError extends Error {

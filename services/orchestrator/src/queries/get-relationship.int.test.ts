@@ -7,7 +7,7 @@ import { cleanupNamespace, databaseUrl, dropSchemas, natsUrl, testNamespace } fr
 import type { Insertable, Kysely } from 'kysely';
 import type { OrchestratorDb, RelationshipsTable } from '../db.js';
 import { service } from '../index.js';
-import { getRelationship } from './client.js';
+import { getRelationship } from '@hearth/events';
 import { createGetRelationshipQuery, GET_RELATIONSHIP } from './get-relationship.js';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };

@@ -13,8 +13,8 @@ import { userIdOfRequest } from './request.js';
 /** How long a read waits for the user's latest events to reach the projection. */
 const READ_YOUR_WRITES_MS = 2_000;
 
-/** The query's name on the bus: `<namespace>.q.orchestrator.GetRelationship`. */
-export const GET_RELATIONSHIP = 'GetRelationship';
+/** The query's name on the bus (`<namespace>.q.orchestrator.GetRelationship`): the shared catalogue's. */
+export { GET_RELATIONSHIP } from '@hearth/events';
 
 /** A GetRelationship request that cannot be answered: undecodable, or no valid user id. */
 export class InvalidRelationshipRequestError extends Error {

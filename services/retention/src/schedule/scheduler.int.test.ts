@@ -14,7 +14,7 @@ import type { RetentionDb } from '../db.js';
 import { createAcknowledgeReactor } from '../handlers/acknowledge.js';
 import { service } from '../index.js';
 import { retentionProjection } from '../projections/retention.js';
-import { createRetentionQueries, GET_RETENTION } from '../queries/client.js';
+import { createRetentionQueries, GET_RETENTION } from '@hearth/events';
 import { createGetRetentionQuery } from '../queries/get-retention.js';
 import { evaluateDueHours, startScheduler } from './scheduler.js';
 

@@ -1,0 +1,73 @@
+import type { Bus } from '@hearth/bus';
+import { memory, orchestrator, retention } from '@hearth/proto';
+
+// The request/reply queries between services: their names, served by the owning
+// service, and the typed clients another service asks with. Shared here (like
+// the event catalogue) so that no service imports another service's package.
+
+/** Memory's queries. */
+export const FIND_MEMORIES = 'FindMemories';
+export const SEARCH_MEMORIES = 'SearchMemories';
+export const LIST_MEMORIES = 'ListMemories';
+export const INVALIDATE_MEMORY = 'InvalidateMemory';
+/** The orchestrator's queries. */
+export const GET_PERSONA = 'GetPersona';
+export const GET_RELATIONSHIP = 'GetRelationship';
+/** Retention's query. */
+export const GET_RETENTION = 'GetRetention';
+
+/** What ingress asks of memory for GET and DELETE /v1/me/memories. */
+export interface MemoryQueries {
+  list(userId: string, all: boolean): Promise<memory.MemoryRecord[]>;
+  /** null when the memory is not the user's (or does not exist). */
+  invalidate(userId: string, memoryId: string): Promise<memory.MemoryRecord | null>;
+}
+
+export function createMemoryQueries(bus: Bus, timeoutMs = 5_000): MemoryQueries {
+  return {
+    async list(userId, all) {
+      const reply = await bus.query('memory', LIST_MEMORIES, memory.ListMemoriesRequest.encode({ userId, all }).finish(), timeoutMs);
+      return memory.ListMemoriesResponse.decode(reply).memories;
+    },
+    async invalidate(userId, memoryId) {
+      const reply = await bus.query('memory', INVALIDATE_MEMORY, memory.InvalidateMemoryRequest.encode({ userId, memoryId }).finish(), timeoutMs);
+      const res = memory.InvalidateMemoryResponse.decode(reply);
+      return res.found && res.memory ? res.memory : null;
+    },
+  };
+}
+
+/**
+ * Asks the orchestrator for a user's companion persona. `found` is false while
+ * none is assigned; a bad user id or an absent orchestrator gives a `QueryError`.
+ */
+export async function getPersona(bus: Bus, userId: string, timeoutMs?: number): Promise<orchestrator.GetPersonaResponse> {
+  const request = orchestrator.GetPersonaRequest.encode({ userId }).finish();
+  const reply = await bus.query('orchestrator', GET_PERSONA, request, timeoutMs);
+  return orchestrator.GetPersonaResponse.decode(reply);
+}
+
+/**
+ * Asks the orchestrator for a user's relationship with their companion, as it
+ * reads now (inactivity decay applied). `found` is false before the first turn;
+ * a bad user id or an absent orchestrator gives a `QueryError`.
+ */
+export async function getRelationship(bus: Bus, userId: string, timeoutMs?: number): Promise<orchestrator.GetRelationshipResponse> {
+  const request = orchestrator.GetRelationshipRequest.encode({ userId }).finish();
+  const reply = await bus.query('orchestrator', GET_RELATIONSHIP, request, timeoutMs);
+  return orchestrator.GetRelationshipResponse.decode(reply);
+}
+
+/** What ingress asks of retention for GET /v1/admin/users/{user_id}/retention. */
+export interface RetentionQueries {
+  get(userId: string): Promise<retention.GetRetentionResponse>;
+}
+
+export function createRetentionQueries(bus: Bus, timeoutMs = 5_000): RetentionQueries {
+  return {
+    async get(userId) {
+      const reply = await bus.query('retention', GET_RETENTION, retention.GetRetentionRequest.encode({ userId }).finish(), timeoutMs);
+      return retention.GetRetentionResponse.decode(reply);
+    },
+  };
+}
