@@ -198,6 +198,17 @@ export function createIngressApp(deps: IngressDeps) {
     };
   }
 
+  /**
+   * Which life of the user this is: 1 until an erasure, then the data key
+   * generation a new start (POST /v1/me) opens or opened. The same answer on
+   * a retry before and after that key is created.
+   */
+  async function lifeOf(userId: string): Promise<number> {
+    const s = await bus.keyring?.state(userId);
+    if (!s) return 1;
+    return s.erased ? s.generation + 1 : Math.max(1, s.generation);
+  }
+
   function meta(userId: string, id: string, correlationId = id): Omit<EventDraft, 'type' | 'payload'> {
     return { id, userId, occurredAt: clock.now(), correlationId };
   }
@@ -214,8 +225,7 @@ export function createIngressApp(deps: IngressDeps) {
         const d = decideCreateUser(await snapshotAt(userId, last));
         if (d.kind !== 'append') return [];
         // After an erasure: a new, empty user, under the next data key generation.
-        const erased = await bus.keyring?.state(userId);
-        const id = erased?.erased ? deriveId('ingress', 'user-created', userId, erased.generation) : deriveId('ingress', 'user-created', userId);
+        const id = perLife(await lifeOf(userId), 'ingress', 'user-created', userId);
         return [draft(Events.UserCreated, { userId }, { ...meta(userId, id), opensDataKey: true })];
       });
       await afterAppend(userId, results.at(-1)?.seq ?? 0);
@@ -225,9 +235,7 @@ export function createIngressApp(deps: IngressDeps) {
     async answerOnboarding(userId: string, answers: OnboardingAnswersValue): Promise<Profile> {
       const results = await appendDecided(bus, 'ingress', userId, async (last) => {
         // A user started anew after an erasure gets a new friend, not the erased one's id.
-        const generation = (await bus.keyring?.state(userId))?.generation ?? 1;
-        const aiFriendId = generation > 1 ? deriveId('ingress', 'ai-friend', userId, generation) : deriveId('ingress', 'ai-friend', userId);
-        const d = decideOnboarding(await snapshotAt(userId, last), answers, aiFriendId);
+        const d = decideOnboarding(await snapshotAt(userId, last), answers, perLife(await lifeOf(userId), 'ingress', 'ai-friend', userId));
         if (d.kind === 'reject') throw new IngressError(d.status, d.code, d.message);
         if (d.kind === 'noop') return [];
         const e = d.events[0]!;
@@ -676,3 +684,7 @@ function deadLetterView(d: DeadLetterEntry): DeadLetterView {
   };
 }
 
+/** An id of something that exists once per life of a user: the first life keeps the ids it always had. */
+function perLife(life: number, ...parts: string[]): string {
+  return life > 1 ? deriveId(...parts, life) : deriveId(...parts);
+}
