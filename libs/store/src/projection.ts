@@ -135,6 +135,14 @@ export function isErased(e: StoredEvent, erased: ReadonlyMap<string, number>): b
   return generation !== undefined && e.keyGeneration <= generation;
 }
 
+/**
+ * The durable consumer's purpose for a projection or reactor on one source. A
+ * keyed one gets a durable of its own (a filter cannot change on an existing one).
+ */
+export function consumerPurpose(name: string, source: ServiceName, key: string | undefined): string {
+  return key === undefined ? `${name}-${source}` : `${name}-${source}-${key}`;
+}
+
 /** The checkpoint of a projection on one stream (0 when none). */
 export async function checkpointOf(db: AnyDb, projection: string, stream: string): Promise<number> {
   const row = await runtimeDb(db)
@@ -178,8 +186,7 @@ export async function startProjection<DB>(
     running.push(
       await startConsumer(bus, {
         service,
-        // A keyed projection gets a durable of its own (a filter cannot change on an existing one).
-        purpose: projection.key === undefined ? `${projection.name}-${source}` : `${projection.name}-${source}-${projection.key}`,
+        purpose: consumerPurpose(projection.name, source, projection.key),
         source,
         key: projection.key,
         batchSize: opts.batchSize ?? 100,

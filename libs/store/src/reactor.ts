@@ -1,5 +1,5 @@
 import { ACK, startConsumer, withCause, type Bus, type Outcome, type RunningConsumer, type ServiceName, type StoredEvent } from '@hearth/bus';
-import { GAP_RETRY_MS, positionOf } from './projection.js';
+import { consumerPurpose, GAP_RETRY_MS, positionOf } from './projection.js';
 import { markQuarantineRedriven, recordQuarantine } from './quarantine.js';
 import { runtimeDb, type AnyDb } from './runtime.js';
 
@@ -17,14 +17,22 @@ export interface Reactor {
   react(event: StoredEvent): Promise<void>;
 }
 
+/**
+ * Runs the reactor on one event, its appends sealed under the event's key
+ * generation. An erased user's event has nothing to react to (its place in the
+ * chain is still taken by the caller).
+ */
+async function reactTo(reactor: Reactor, e: StoredEvent): Promise<void> {
+  if (!e.erased) await withCause(e, () => reactor.react(e));
+}
+
 /** Handles one event in per-subject order; exported for tests. */
 export async function reactOnce(anyDb: AnyDb, reactor: Reactor, e: StoredEvent): Promise<Outcome> {
   const db = runtimeDb(anyDb);
   const pos = await positionOf(anyDb, reactor.name, e.subject);
   if (e.seq <= pos) return ACK;
   if (e.prevSeq > pos) return { kind: 'nak', delayMs: GAP_RETRY_MS, reason: `waiting for seq ${e.prevSeq}` };
-  // An erased user's event: nothing to react to, but its place in the chain is taken.
-  if (!e.erased) await withCause(e, () => reactor.react(e));
+  await reactTo(reactor, e);
   // Compare-and-set: a replica that raced us on the same event wrote the same outputs.
   if (pos === 0) {
     await db
@@ -61,7 +69,7 @@ export async function startReactor(
     running.push(
       await startConsumer(bus, {
         service,
-        purpose: reactor.key === undefined ? `${reactor.name}-${source}` : `${reactor.name}-${source}-${reactor.key}`,
+        purpose: consumerPurpose(reactor.name, source, reactor.key),
         source,
         key: reactor.key,
         maxDeliver: opts.maxDeliver ?? 5,
@@ -81,7 +89,7 @@ export async function startReactor(
         quarantine: (q) => recordQuarantine(db, reactor.name, q, { checkpoint: false }),
         redrive: async (e) => {
           // Its outputs have ids derived from the event: a redrive appends nothing twice.
-          if (!e.erased) await withCause(e, () => reactor.react(e));
+          await reactTo(reactor, e);
           await markQuarantineRedriven(db, reactor.name, e);
         },
       }),
