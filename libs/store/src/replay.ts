@@ -109,7 +109,8 @@ function progressOf(upTo: Record<string, number>, source: string, seq: number, s
   return sum;
 }
 
-async function diffTable(db: AnyDb, live: string, replay: string, table: string): Promise<TableDiff> {
+/** One table of two schemas compared row for row (multiset difference both ways), with a few samples. */
+export async function diffTable(db: AnyDb, live: string, replay: string, table: string): Promise<TableDiff> {
   const l = sql.table(`${live}.${table}`);
   const r = sql.table(`${replay}.${table}`);
   const count = async (q: ReturnType<typeof sql>): Promise<number> =>

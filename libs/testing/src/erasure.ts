@@ -4,7 +4,7 @@
 // passes over the erased user's (unreadable) events. Uses jest's `expect`.
 import { randomUUID } from 'node:crypto';
 import { Topology, type EventType, type ServiceName, type StoredEvent } from '@hearth/bus';
-import { applyEvents, migrateSchema, openDatabase, schemaDb, type Database, type Migrations, type Projection } from '@hearth/store';
+import { applyEvents, diffTable, migrateSchema, openDatabase, schemaDb, type Database, type Migrations, type Projection } from '@hearth/store';
 import { sql, type Kysely } from 'kysely';
 import { testNamespace } from './namespace.js';
 import { storedEvent } from './events.js';
@@ -57,13 +57,6 @@ export async function openErasureHarness<DB>(prefix: string, migrations: Migrati
   const rowsOf = async (s: TestSchema<DB>, table: string, userId: string): Promise<number> =>
     Number(((await sql`select count(*) as n from ${sql.table(`${s.name}.${table}`)} where user_id::text = ${userId}`.execute(s.db)).rows[0] as { n: string }).n);
 
-  /** Rows one schema has that the other has not, both ways (replay's own comparison). */
-  const differing = async (a: TestSchema<DB>, b: TestSchema<DB>, table: string): Promise<number> => {
-    const [ta, tb] = [sql.table(`${a.name}.${table}`), sql.table(`${b.name}.${table}`)];
-    const q = sql`select (select count(*) from (select * from ${ta} except all select * from ${tb}) x) + (select count(*) from (select * from ${tb} except all select * from ${ta}) y) as n`;
-    return Number(((await q.execute(a.db)).rows[0] as { n: string }).n);
-  };
-
   return {
     namespace,
     topology,
@@ -104,7 +97,8 @@ export async function openErasureHarness<DB>(prefix: string, migrations: Migrati
       for (const table of projection.tables) {
         expect({ table, rows: await rowsOf(live, table, gone) }).toEqual({ table, rows: 0 });
         expect({ table, rows: await rowsOf(live, table, kept) }).toEqual({ table, rows: before[table] });
-        expect({ table, differing: await differing(live, replay, table) }).toEqual({ table, differing: 0 });
+        const d = await diffTable(live.db as unknown as Parameters<typeof diffTable>[0], live.name, replay.name, table);
+        expect({ table, differing: d.onlyLive + d.onlyReplay }).toEqual({ table, differing: 0 });
       }
       return { live, replay };
     },
