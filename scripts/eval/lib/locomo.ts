@@ -10,7 +10,7 @@ export const LOCOMO_FILE = 'locomo/locomo10.json';
 export const MAX_MESSAGE_CHARS = 4_000;
 
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
-// "1:56 pm on 8 May, 2023"
+// "4:15 pm on 12 March, 2024"
 const LOCOMO_DATE = /^\s*(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+([a-z]+),?\s+(\d{4})\s*$/i;
 
 /** A LoCoMo date that does not read as "h:mm am|pm on D Month, YYYY". */
@@ -20,7 +20,7 @@ export class LocomoFormatError extends Error {
 }
 
 /**
- * A LoCoMo session date ("1:56 pm on 8 May, 2023") as epoch milliseconds. The
+ * A LoCoMo session date ("4:15 pm on 12 March, 2024") as epoch milliseconds. The
  * data carries no time zone; it is read as UTC, which keeps every gap between
  * two dates exact (no daylight-saving hour).
  */

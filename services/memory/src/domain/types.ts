@@ -14,6 +14,17 @@ export interface Candidate {
   /** FACT: the value, lowercased; PREFERENCE: `like|<item>` or `dislike|<item>`; others: a short summary. */
   value: string;
   extractor: Extractor;
+  /** When what it tells happened, as the user stated it (an event's key month follows it). */
+  occurred?: StatedTime;
+}
+
+/** A time the user stated, resolved against the turn's time (UTC calendar). */
+export interface StatedTime {
+  /** YYYY-MM-DD: the day, or the first day of the week, month or year. */
+  on: string;
+  precision: 'day' | 'week' | 'month' | 'year';
+  /** The words that stated it ("yesterday", "last May"). */
+  text: string;
 }
 
 /** One stored record, as dedup needs it. */

@@ -37,6 +37,17 @@ export interface MemoryRecorded {
   embeddingModel: string;
   /** The text that was embedded. */
   embeddingText: string;
+  /**
+   * When what the memory tells happened, as the user stated it relative to the
+   * turn ("yesterday", "last May", "two years ago"): a UTC calendar date
+   * YYYY-MM-DD, the first day of the stated week, month or year. "" when the
+   * text states no time (then an event's key month is the turn's).
+   */
+  occurredOn: string;
+  /** day | week | month | year; "" with occurred_on "". */
+  occurredPrecision: string;
+  /** The words that stated it ("yesterday"), kept for the audit; "" for none. */
+  occurredText: string;
 }
 
 /**
@@ -130,6 +141,9 @@ function createBaseMemoryRecorded(): MemoryRecorded {
     embedding: [],
     embeddingModel: "",
     embeddingText: "",
+    occurredOn: "",
+    occurredPrecision: "",
+    occurredText: "",
   };
 }
 
@@ -177,6 +191,15 @@ export const MemoryRecorded: MessageFns<MemoryRecorded> = {
     }
     if (message.embeddingText !== "") {
       writer.uint32(106).string(message.embeddingText);
+    }
+    if (message.occurredOn !== "") {
+      writer.uint32(114).string(message.occurredOn);
+    }
+    if (message.occurredPrecision !== "") {
+      writer.uint32(122).string(message.occurredPrecision);
+    }
+    if (message.occurredText !== "") {
+      writer.uint32(130).string(message.occurredText);
     }
     return writer;
   },
@@ -308,6 +331,30 @@ export const MemoryRecorded: MessageFns<MemoryRecorded> = {
             message.embeddingText = reader.string();
             continue;
           }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.occurredOn = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.occurredPrecision = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.occurredText = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -369,6 +416,21 @@ export const MemoryRecorded: MessageFns<MemoryRecorded> = {
         : isSet(object.embedding_text)
         ? globalThis.String(object.embedding_text)
         : "",
+      occurredOn: isSet(object.occurredOn)
+        ? globalThis.String(object.occurredOn)
+        : isSet(object.occurred_on)
+        ? globalThis.String(object.occurred_on)
+        : "",
+      occurredPrecision: isSet(object.occurredPrecision)
+        ? globalThis.String(object.occurredPrecision)
+        : isSet(object.occurred_precision)
+        ? globalThis.String(object.occurred_precision)
+        : "",
+      occurredText: isSet(object.occurredText)
+        ? globalThis.String(object.occurredText)
+        : isSet(object.occurred_text)
+        ? globalThis.String(object.occurred_text)
+        : "",
     };
   },
 
@@ -413,6 +475,15 @@ export const MemoryRecorded: MessageFns<MemoryRecorded> = {
     if (message.embeddingText !== undefined) {
       obj.embeddingText = message.embeddingText;
     }
+    if (message.occurredOn !== undefined) {
+      obj.occurredOn = message.occurredOn;
+    }
+    if (message.occurredPrecision !== undefined) {
+      obj.occurredPrecision = message.occurredPrecision;
+    }
+    if (message.occurredText !== undefined) {
+      obj.occurredText = message.occurredText;
+    }
     return obj;
   },
 
@@ -434,6 +505,9 @@ export const MemoryRecorded: MessageFns<MemoryRecorded> = {
     message.embedding = object.embedding?.map((e) => e) || [];
     message.embeddingModel = object.embeddingModel ?? "";
     message.embeddingText = object.embeddingText ?? "";
+    message.occurredOn = object.occurredOn ?? "";
+    message.occurredPrecision = object.occurredPrecision ?? "";
+    message.occurredText = object.occurredText ?? "";
     return message;
   },
 };

@@ -29,8 +29,22 @@ export interface MemorySnippet {
   lastConfirmedAt:
     | Date
     | undefined;
-  /** Vector similarity when found by search; 0 otherwise. */
+  /**
+   * The rank score of the answer that found it: reciprocal-rank fusion of the
+   * lexical (BM25) and, with real embeddings, vector rankings; 0 when the
+   * request carried no query text.
+   */
   score: number;
+  /** As in MemoryRecorded: the stated date of what it tells, "" for none. */
+  occurredOn: string;
+  occurredPrecision: string;
+  /**
+   * How much the memory is about the request's query text, 0..1 (lexical
+   * overlap weighted by term rarity, or cosine with real embeddings, whichever
+   * is higher); 0 without query text. The orchestrator surfaces a memory in an
+   * ordinary turn only above its relevance threshold.
+   */
+  relevance: number;
 }
 
 /**
@@ -48,6 +62,12 @@ export interface FindMemoriesRequest {
    * that turn back (briefly waiting), so a "forget that" there is already applied.
    */
   afterMessageId: string;
+  /**
+   * The user's message: when set, the answer is ranked by relevance to it
+   * (lexical only; the vector part stays ON_DEMAND, §13) and carries each
+   * memory's relevance.
+   */
+  queryText: string;
 }
 
 /** SearchMemoriesRequest: vector retrieval (§13), ON_DEMAND only. */
@@ -121,6 +141,9 @@ function createBaseMemorySnippet(): MemorySnippet {
     createdAt: undefined,
     lastConfirmedAt: undefined,
     score: 0,
+    occurredOn: "",
+    occurredPrecision: "",
+    relevance: 0,
   };
 }
 
@@ -152,6 +175,15 @@ export const MemorySnippet: MessageFns<MemorySnippet> = {
     }
     if (message.score !== 0) {
       writer.uint32(73).double(message.score);
+    }
+    if (message.occurredOn !== "") {
+      writer.uint32(82).string(message.occurredOn);
+    }
+    if (message.occurredPrecision !== "") {
+      writer.uint32(90).string(message.occurredPrecision);
+    }
+    if (message.relevance !== 0) {
+      writer.uint32(97).double(message.relevance);
     }
     return writer;
   },
@@ -241,6 +273,30 @@ export const MemorySnippet: MessageFns<MemorySnippet> = {
             message.score = reader.double();
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.occurredOn = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.occurredPrecision = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 97) {
+              break;
+            }
+
+            message.relevance = reader.double();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -288,6 +344,17 @@ export const MemorySnippet: MessageFns<MemorySnippet> = {
         ? fromJsonTimestamp(object.last_confirmed_at)
         : undefined,
       score: isSet(object.score) ? globalThis.Number(object.score) : 0,
+      occurredOn: isSet(object.occurredOn)
+        ? globalThis.String(object.occurredOn)
+        : isSet(object.occurred_on)
+        ? globalThis.String(object.occurred_on)
+        : "",
+      occurredPrecision: isSet(object.occurredPrecision)
+        ? globalThis.String(object.occurredPrecision)
+        : isSet(object.occurred_precision)
+        ? globalThis.String(object.occurred_precision)
+        : "",
+      relevance: isSet(object.relevance) ? globalThis.Number(object.relevance) : 0,
     };
   },
 
@@ -320,6 +387,15 @@ export const MemorySnippet: MessageFns<MemorySnippet> = {
     if (message.score !== undefined) {
       obj.score = floatToJson(message.score);
     }
+    if (message.occurredOn !== undefined) {
+      obj.occurredOn = message.occurredOn;
+    }
+    if (message.occurredPrecision !== undefined) {
+      obj.occurredPrecision = message.occurredPrecision;
+    }
+    if (message.relevance !== undefined) {
+      obj.relevance = floatToJson(message.relevance);
+    }
     return obj;
   },
 
@@ -337,12 +413,15 @@ export const MemorySnippet: MessageFns<MemorySnippet> = {
     message.createdAt = object.createdAt ?? undefined;
     message.lastConfirmedAt = object.lastConfirmedAt ?? undefined;
     message.score = object.score ?? 0;
+    message.occurredOn = object.occurredOn ?? "";
+    message.occurredPrecision = object.occurredPrecision ?? "";
+    message.relevance = object.relevance ?? 0;
     return message;
   },
 };
 
 function createBaseFindMemoriesRequest(): FindMemoriesRequest {
-  return { userId: "", aiFriendId: "", readPolicy: "", limit: 0, afterMessageId: "" };
+  return { userId: "", aiFriendId: "", readPolicy: "", limit: 0, afterMessageId: "", queryText: "" };
 }
 
 export const FindMemoriesRequest: MessageFns<FindMemoriesRequest> = {
@@ -361,6 +440,9 @@ export const FindMemoriesRequest: MessageFns<FindMemoriesRequest> = {
     }
     if (message.afterMessageId !== "") {
       writer.uint32(42).string(message.afterMessageId);
+    }
+    if (message.queryText !== "") {
+      writer.uint32(50).string(message.queryText);
     }
     return writer;
   },
@@ -418,6 +500,14 @@ export const FindMemoriesRequest: MessageFns<FindMemoriesRequest> = {
             message.afterMessageId = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.queryText = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -453,6 +543,11 @@ export const FindMemoriesRequest: MessageFns<FindMemoriesRequest> = {
         : isSet(object.after_message_id)
         ? globalThis.String(object.after_message_id)
         : "",
+      queryText: isSet(object.queryText)
+        ? globalThis.String(object.queryText)
+        : isSet(object.query_text)
+        ? globalThis.String(object.query_text)
+        : "",
     };
   },
 
@@ -473,6 +568,9 @@ export const FindMemoriesRequest: MessageFns<FindMemoriesRequest> = {
     if (message.afterMessageId !== undefined) {
       obj.afterMessageId = message.afterMessageId;
     }
+    if (message.queryText !== undefined) {
+      obj.queryText = message.queryText;
+    }
     return obj;
   },
 
@@ -486,6 +584,7 @@ export const FindMemoriesRequest: MessageFns<FindMemoriesRequest> = {
     message.readPolicy = object.readPolicy ?? "";
     message.limit = object.limit ?? 0;
     message.afterMessageId = object.afterMessageId ?? "";
+    message.queryText = object.queryText ?? "";
     return message;
   },
 };
