@@ -87,3 +87,20 @@ export const memoryEnvSchema = z.object({
   QDRANT_COLLECTION: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only').default('hearth_memories'),
 });
 export type MemoryEnv = z.output<typeof memoryEnvSchema>;
+
+/**
+ * The broad extractor (issue 15: memory that covers real talk, inside §12.3.1's
+ * formats). Tuned on LoCoMo conversations 1–5 with `pnpm eval:recall`.
+ */
+export const BROAD = {
+  /** Words a sentence needs at all (after leading fillers). */
+  minWords: 4,
+  /** Content words (nouns, verbs, adjectives not in the stop list) it needs, one of them a noun. */
+  minContentWords: 2,
+  /** Content words an event slug keeps (§12.3.1 slugs stay ≤ 48 characters). */
+  slugMaxWords: 6,
+  /** The user's words kept as the value (§13 snippets are at most 160 characters). */
+  valueMaxChars: 160,
+  /** Broad memories one message gives at most, its longest sentences first. */
+  maxPerMessage: 3,
+} as const;

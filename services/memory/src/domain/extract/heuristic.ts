@@ -17,13 +17,18 @@
  *   is a city, and home_country is where someone is from, which an expat's
  *   country of residence is not.
  * - "I'm vegan/vegetarian" stores nothing: it is a diet, not a like|dislike of an item.
- * - Events are bucketed by the turn's month (`at`), whatever time the statement names.
+ * - Events are bucketed by the month the statement names ("last May"), else the turn's (`at`).
+ * - What no rule keys, the broad extractor (broad.ts) may still keep as an event or pattern.
  */
 import { normalizeUserText } from '@hearth/text';
-import type { EmotionPattern, EventDomain, FactField, PreferenceCategory } from '../../config.js';
+import { BROAD, type EmotionPattern, type EventDomain, type FactField, type PreferenceCategory } from '../../config.js';
 import { canonicalText, emotionKey, eventKey, factKey, parseKey, preferenceKey, preferenceValue } from '../keys.js';
-import type { Candidate, Extractor, MemoryType } from '../types.js';
+import type { Candidate, Extractor, MemoryType, StatedTime } from '../types.js';
+import { extractSentence, parseSentences } from './broad.js';
+import { extractKorean } from './korean.js';
+import { PLAN } from './broad-lexicon.js';
 import * as L from './lexicon.js';
+import { statedDate, statedTime } from './stated-time.js';
 
 type Mode = 'heuristic' | 'offline';
 type Stance = 'like' | 'dislike';
@@ -677,18 +682,27 @@ function majorOf(rawValue: string): string | null {
 
 class Out {
   readonly list: Candidate[] = [];
+  /** The clauses (as written) that gave a candidate, so the broad extractor leaves their sentences alone. */
+  readonly sources: string[] = [];
   private readonly seen = new Set<string>();
+  private clause = '';
   constructor(
     private readonly extractor: Extractor,
     private readonly at: Date,
   ) {}
 
-  private push(type: MemoryType, key: string | null, value: string): void {
+  /** The clause the next candidates come from. */
+  from(c: Clause): void {
+    this.clause = c.raw;
+  }
+
+  push(type: MemoryType, key: string | null, value: string, occurred?: StatedTime): void {
     if (!key || value === '' || parseKey(key) === null) return;
     const id = `${key}\u0000${value}`;
     if (this.seen.has(id)) return;
     this.seen.add(id);
-    this.list.push({ type, key, value, extractor: this.extractor });
+    this.list.push({ type, key, value, extractor: this.extractor, ...(occurred ? { occurred } : {}) });
+    this.sources.push(this.clause);
   }
 
   fact(field: FactField, value: string): void {
@@ -699,8 +713,10 @@ class Out {
     this.push('PREFERENCE', preferenceKey(p.category, p.item), preferenceValue(stance, p.item));
   }
 
+  /** An event is filed under the month it happened when the clause says ("last May"), else the turn's. */
   event(domain: EventDomain, what: string, clause: Clause): void {
-    this.push('RELATIONSHIP_EVENT', eventKey(domain, this.at, what), clip(canonicalText(clause.raw), EVENT_VALUE_MAX_CHARS));
+    const stated = statedTime(clause.raw, this.at, PLAN.test(clause.text.toLowerCase()) ? 'future' : 'past');
+    this.push('RELATIONSHIP_EVENT', eventKey(domain, stated ? statedDate(stated) : this.at, what), clip(canonicalText(clause.raw), EVENT_VALUE_MAX_CHARS), stated ?? undefined);
   }
 
   emotion(pattern: EmotionPattern, value: string): void {
@@ -1119,16 +1135,46 @@ const RULES: readonly Rule[] = [...FACT_RULES, ...PREF_RULES, ...EVENT_RULES, ..
 // ---------------------------------------------------------------------------
 // Entry points
 
-function extract(text: string, at: Date, mode: Mode): Candidate[] {
+function extractRules(text: string, at: Date, mode: Mode): Out {
   const out = new Out(mode, at);
   for (const clause of clausesOf(text)) {
+    out.from(clause);
     for (const rule of RULES) {
       if (rule.offline && mode !== 'offline') continue;
       const m = rule.re.exec(clause.text);
       if (m) rule.run(m, clause, out, mode);
     }
   }
+  out.from({ raw: '', text: '', lowercaseStyle: false });
+  for (const c of extractKorean(text)) out.push(c.type, c.key, c.value);
+  return out;
+}
+
+/**
+ * The anchored rules, then the broad extractor on the sentences no rule keyed
+ * (at most BROAD.maxPerMessage of them, the most wordy first), so "I love
+ * sushi" stays a preference and "I went to a book club yesterday" becomes
+ * a dated event.
+ */
+function extract(text: string, at: Date, mode: Mode): Candidate[] {
+  const out = extractRules(text, at, mode);
+  const folded = (s: string) => s.normalize('NFKC').replace(APOSTROPHES, "'").toLowerCase();
+  const sources = out.sources.map(folded).filter((s) => s !== '');
+  const broad: Candidate[] = [];
+  for (const sentence of parseSentences(text)) {
+    const f = folded(sentence.text);
+    if (sources.some((src) => f.includes(src))) continue;
+    const c = extractSentence(sentence, at);
+    if (c) broad.push(c);
+  }
+  broad.sort((a, b) => b.value.length - a.value.length);
+  for (const c of broad.slice(0, BROAD.maxPerMessage)) out.push(c.type, c.key, c.value, c.occurred);
   return out.list;
+}
+
+/** The anchored rules alone (no broad extraction), for the rules' own tests. */
+export function extractRulesOnly(text: string, at: Date, mode: Mode = 'heuristic'): Candidate[] {
+  return extractRules(text, at, mode).list;
 }
 
 /**
