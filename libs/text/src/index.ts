@@ -8,3 +8,4 @@ export { HEURISTIC_TRIGGERS, heuristicFlags, type HeuristicFlag } from './heuris
 export { preprocess, type Preprocessed } from './preprocess.js';
 export { PROTECTED_GROUPS } from './groups.js';
 export { parseCorrection, type CorrectionCommand } from './corrections.js';
+export { toSecondPerson } from './person.js';
