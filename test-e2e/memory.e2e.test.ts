@@ -17,6 +17,9 @@ interface MemoryBody {
   status: string;
   superseded_by?: string | null;
   source_message_ids: string[];
+  created_at: string;
+  occurred_on: string | null;
+  occurred_precision: string | null;
 }
 
 describe('memory through the HTTP API (scripts/start, Postgres)', () => {
@@ -62,10 +65,25 @@ describe('memory through the HTTP API (scripts/start, Postgres)', () => {
 
     // then
     const cities = active.filter((m) => m.memory_key === 'fact:current_city');
-    expect(cities).toEqual([expect.objectContaining({ memory_value: 'busan', status: 'ACTIVE', type: 'FACT' })]);
+    expect(cities).toEqual([expect.objectContaining({ memory_value: 'busan', status: 'ACTIVE', type: 'FACT', occurred_on: null, occurred_precision: null })]);
     expect(cities[0]).not.toHaveProperty('superseded_by');
     const seoul = all.find((m) => m.memory_value === 'seoul');
     expect(seoul).toMatchObject({ status: 'SUPERSEDED', superseded_by: cities[0]!.memory_id, memory_key: 'fact:current_city' });
+  });
+
+  it('"… yesterday": the event is dated the day before the message, and filed under that month', async () => {
+    // given
+    const me = await onboard(anon);
+
+    // when
+    await say(me, randomUUID(), 'I went to a book club meeting yesterday');
+    const [event] = await memoriesWhen(me, (ms) => ms.some((m) => m.type === 'RELATIONSHIP_EVENT'), false);
+
+    // then: the day before the turn (UTC), whatever the clock says today
+    const told = new Date(event!.created_at);
+    const yesterday = new Date(Date.UTC(told.getUTCFullYear(), told.getUTCMonth(), told.getUTCDate() - 1)).toISOString().slice(0, 10);
+    expect(event).toMatchObject({ occurred_on: yesterday, occurred_precision: 'day' });
+    expect(event!.memory_key).toMatch(new RegExp(`^event:[a-z_]+:${yesterday.slice(0, 7).replace('-', '_')}:`));
   });
 
   it('"I love sushi", then "I hate sushi": the stance flips with confidence ≤ 0.55', async () => {

@@ -21,6 +21,10 @@ export interface MemoriesTable {
   /** "" while ACTIVE; superseded, or the MemoriesInvalidated reason. */
   status_reason: string;
   updated_at: Date;
+  /** The stated time of what it tells (MemoryRecorded occurred_*): YYYY-MM-DD, day|week|month|year, the words; null for none or once INVALID. */
+  occurred_on: string | null;
+  occurred_precision: string | null;
+  occurred_text: string | null;
   /** Stream sequence of the event that last changed the row. */
   updated_seq: string | number;
 }

@@ -148,8 +148,8 @@ function stringOf(value: unknown): string | undefined {
  * What the admin API shows of memories the user deleted or had invalidated: key
  * and status stay, the value does not (issue 14). The log keeps the recorded
  * value (sealed with the user's key); every admin read hides it wherever a
- * payload names the memory with its value: MemoryRecorded (and its embedding
- * and embedded text), write-back candidates, the memories a turn retrieved.
+ * payload names the memory with its value: MemoryRecorded (and its embedding,
+ * embedded text and stated time), write-back candidates, the memories a turn retrieved.
  * The user's own message that stated it stays, as in the history; a recorded
  * LLM prompt that quoted it does too.
  */
@@ -176,6 +176,10 @@ function forget(value: unknown, forgotten: ReadonlySet<string>): unknown {
     out.valueForgotten = true;
     delete out.embedding;
     delete out.embeddingText;
+    // The time it told of goes with it, as in the memory projection.
+    delete out.occurredOn;
+    delete out.occurredPrecision;
+    delete out.occurredText;
   }
   return out;
 }

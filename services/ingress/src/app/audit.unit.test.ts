@@ -160,9 +160,18 @@ describe('auditEventOf', () => {
 describe('withoutForgottenValues', () => {
   const ev = (type: string, payload: unknown) => ({ type, event_id: type, occurred_at: '2026-11-25T00:00:00.000Z', service: 'memory', causation_id: '', correlation_id: '', payload, erased: false });
 
-  it('hides the value of an invalidated memory wherever a payload names it, and nothing else', () => {
+  it('hides the value (and stated time) of an invalidated memory wherever a payload names it, and nothing else', () => {
     const events = [
-      ev('hearth.memory.v1.MemoryRecorded', { memoryId: 'm1', memoryKey: 'pref:food:sushi', memoryValue: 'like|sushi', embedding: [0.1], embeddingText: 'sushi' }),
+      ev('hearth.memory.v1.MemoryRecorded', {
+        memoryId: 'm1',
+        memoryKey: 'pref:food:sushi',
+        memoryValue: 'like|sushi',
+        embedding: [0.1],
+        embeddingText: 'sushi',
+        occurredOn: '2026-05-01',
+        occurredPrecision: 'month',
+        occurredText: 'since last may',
+      }),
       ev('hearth.memory.v1.MemoryRecorded', { memoryId: 'm2', memoryKey: 'fact:current_city', memoryValue: 'seoul' }),
       ev('hearth.orchestrator.v1.TurnCompleted', { retrieved: [{ memoryId: 'm1', memoryValue: 'like|sushi' }, { memoryId: 'm2', memoryValue: 'seoul' }] }),
       ev('hearth.memory.v1.TurnMemoryWritten', { candidates: [{ memoryId: 'm1', memoryKey: 'pref:food:sushi', memoryValue: 'like|sushi' }] }),
@@ -170,6 +179,7 @@ describe('withoutForgottenValues', () => {
     ];
     const out = withoutForgottenValues(events);
     expect(JSON.stringify(out)).not.toContain('like|sushi');
+    expect(JSON.stringify(out)).not.toMatch(/last may|2026-05-01/);
     expect(out[0]!.payload).toEqual({ memoryId: 'm1', memoryKey: 'pref:food:sushi', memoryValue: null, valueForgotten: true });
     expect(out[1]).toEqual(events[1]);
     expect((out[2]!.payload as { retrieved: unknown[] }).retrieved[1]).toEqual({ memoryId: 'm2', memoryValue: 'seoul' });

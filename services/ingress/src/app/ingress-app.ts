@@ -110,6 +110,10 @@ export interface MemoryView {
   source_message_ids: string[];
   created_at: string;
   last_confirmed_at: string;
+  /** When what it tells happened, as the user stated it: YYYY-MM-DD (the first day of a stated week, month or year), null for none. */
+  occurred_on: string | null;
+  /** day | week | month | year; null with occurred_on. */
+  occurred_precision: string | null;
   superseded_by?: string | null;
 }
 
@@ -126,6 +130,8 @@ function memoryView(m: memory.MemoryRecord, all: boolean): MemoryView {
     source_message_ids: m.sourceMessageIds,
     created_at: m.createdAt?.toISOString() ?? '',
     last_confirmed_at: m.lastConfirmedAt?.toISOString() ?? '',
+    occurred_on: m.occurredOn || null,
+    occurred_precision: m.occurredPrecision || null,
     ...(all ? { superseded_by: m.supersededBy || null } : {}),
   };
 }

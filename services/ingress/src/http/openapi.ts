@@ -308,7 +308,7 @@ const schemas: Record<string, JsonSchema> = {
       'One thing the companion knows about the user (turn-pipeline §12). ACTIVE memories are used in replies; ' +
       'SUPERSEDED ones were replaced by a newer value (superseded_by); INVALID ones the user asked to forget — ' +
       'never used again, and their key is suppressed. Nothing is deleted: the history stays.',
-    required: ['memory_id', 'type', 'memory_key', 'memory_value', 'confidence', 'status', 'reliability', 'source_message_ids', 'created_at', 'last_confirmed_at'],
+    required: ['memory_id', 'type', 'memory_key', 'memory_value', 'confidence', 'status', 'reliability', 'source_message_ids', 'created_at', 'last_confirmed_at', 'occurred_on', 'occurred_precision'],
     properties: {
       memory_id: uuid,
       type: { type: 'string', enum: ['FACT', 'PREFERENCE', 'RELATIONSHIP_EVENT', 'EMOTIONAL_PATTERN'] },
@@ -328,6 +328,14 @@ const schemas: Record<string, JsonSchema> = {
       source_message_ids: { type: 'array', items: uuid, description: 'The user messages it came from, first first.' },
       created_at: { type: 'string', format: 'date-time' },
       last_confirmed_at: { type: 'string', format: 'date-time' },
+      occurred_on: {
+        ...nullable({ type: 'string', format: 'date' }),
+        description:
+          'When what it tells happened, as the user stated it relative to their message ("yesterday", "last May"): the day, or the first day of the ' +
+          'stated week, month or year. An event is filed under this month (memory_key). Null when no time was stated, and once INVALID.',
+        examples: ['2026-05-01'],
+      },
+      occurred_precision: { ...nullable({ type: 'string', enum: ['day', 'week', 'month', 'year'] }), description: 'How precisely the time was stated; null with occurred_on.' },
       superseded_by: { ...nullable(uuid), description: 'With ?status=all only: the record that replaced this one.' },
     },
   },

@@ -62,6 +62,11 @@ export function createLlmExtractor(chat: ChatClient): LlmExtractor {
   };
 }
 
+/** The offline rules' candidates as their exchange records them, each stated time included: the audit re-decides from it. */
+export function offlineOutput(candidates: readonly Candidate[]): string {
+  return JSON.stringify({ memories: candidates.map((c) => ({ type: c.type, memory_key: c.key, memory_value: c.value, ...(c.occurred ? { occurred: c.occurred } : {}) })) });
+}
+
 /**
  * The offline provider when no LLM is configured: broader rules than the
  * heuristic's, recorded as an exchange like any other. Its candidates count as
@@ -78,7 +83,7 @@ export function createOfflineExtractor(): LlmExtractor {
         model: OFFLINE_EXTRACTOR.model,
         attempt: 1,
         messages: [{ role: 'user', content: text }],
-        output: JSON.stringify({ memories: candidates.map((c) => ({ type: c.type, memory_key: c.key, memory_value: c.value })) }),
+        output: offlineOutput(candidates),
         error: '',
         latencyMs: 0,
         seed,

@@ -1,12 +1,12 @@
 import { CONFIDENCE } from '../config.js';
 import { stanceOf } from './keys.js';
-import type { Candidate, MemoryRow } from './types.js';
+import type { Candidate, MemoryRow, StatedTime } from './types.js';
 
 /** What dedup makes of one candidate (§12.3, §12.3.2). */
 export type WriteOp =
   /** A new ACTIVE record; `supersedes` (same key, other value) becomes SUPERSEDED. */
   | { op: 'record'; candidate: Candidate; confidence: number; supersedes: MemoryRow | null }
-  /** Same key, same value: sources merge and confidence rises. */
+  /** Same key, same value: sources merge and confidence rises; the record keeps its first stated time. */
   | { op: 'confirm'; candidate: Candidate; memory: MemoryRow; confidence: number }
   /** The user asked not to have this key remembered (§12.4): not stored. */
   | { op: 'suppressed'; candidate: Candidate };
@@ -26,15 +26,19 @@ export function confirmedConfidence(current: number): number {
 
 /**
  * One candidate per key and turn: the LLM's reading wins over the heuristic's
- * (it read the whole message), else the first one found.
+ * (it read the whole message), else the first one found. A time the user
+ * stated stays when the winner has none (the LLM is not asked for dates): the
+ * first one found.
  */
 export function mergeCandidates(candidates: readonly Candidate[]): Candidate[] {
   const byKey = new Map<string, Candidate>();
+  const stated = new Map<string, StatedTime>();
   for (const c of candidates) {
     const seen = byKey.get(c.key);
     if (!seen || (c.extractor === 'llm' && seen.extractor !== 'llm')) byKey.set(c.key, c);
+    if (c.occurred && !stated.has(c.key)) stated.set(c.key, c.occurred);
   }
-  return [...byKey.values()];
+  return [...byKey.values()].map((c) => (c.occurred || !stated.has(c.key) ? c : { ...c, occurred: stated.get(c.key)! }));
 }
 
 /**

@@ -95,4 +95,40 @@ describe('decideWrites (turn-pipeline §12.3, §12.3.1, §12.3.2)', () => {
       ['fact:occupation', 'nurse'],
     ]);
   });
+
+  it("keeps a stated time when the LLM's reading of the key, which states none, wins", () => {
+    // given the rules dated the event, the LLM read the same key without a date
+    const key = 'event:family:2026_05:visited_grandma';
+    const yesterday = { on: '2026-05-09', precision: 'day', text: 'yesterday' } as const;
+    const lastWeek = { on: '2026-05-04', precision: 'week', text: 'last week' } as const;
+
+    // when
+    const merged = mergeCandidates([
+      cand({ type: 'RELATIONSHIP_EVENT', key, value: 'visited grandma', occurred: yesterday }),
+      cand({ type: 'RELATIONSHIP_EVENT', key, value: 'visited my grandma', extractor: 'llm' }),
+      cand({ type: 'RELATIONSHIP_EVENT', key, value: 'grandma', occurred: lastWeek }),
+      cand({ key: 'fact:occupation', value: 'nurse' }),
+    ]);
+
+    // then: the LLM's value with the first stated time; an undated key stays undated
+    expect(merged).toEqual([
+      { type: 'RELATIONSHIP_EVENT', key, value: 'visited my grandma', extractor: 'llm', occurred: yesterday },
+      { type: 'FACT', key: 'fact:occupation', value: 'nurse', extractor: 'heuristic' },
+    ]);
+  });
+
+  it('records a stated time with the candidate; a confirmation leaves the record as it is', () => {
+    // given a dated event already recorded
+    const key = 'event:family:2026_05:visited_grandma';
+    const dated = cand({ type: 'RELATIONSHIP_EVENT', key, value: 'visited grandma', occurred: { on: '2026-05-09', precision: 'day', text: 'yesterday' } });
+    const active = new Map([[key, row({ type: 'RELATIONSHIP_EVENT', key, value: 'visited grandma' })]]);
+
+    // when told again, with another time in the same month
+    const [first] = decideWrites([dated], new Map(), new Set());
+    const [again] = decideWrites([{ ...dated, occurred: { on: '2026-05-01', precision: 'month', text: 'in may' } }], active, new Set());
+
+    // then
+    expect(first).toMatchObject({ op: 'record', candidate: { occurred: { on: '2026-05-09', precision: 'day', text: 'yesterday' } } });
+    expect(again).toMatchObject({ op: 'confirm', memory: { memoryId: 'm-1' }, confidence: 0.75 });
+  });
 });

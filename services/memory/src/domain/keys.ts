@@ -41,7 +41,11 @@ export function preferenceKey(category: PreferenceCategory, item: string): strin
   return slug ? `pref:${category}:${slug}` : null;
 }
 
-/** §12.3.1 C: bucketed by the UTC month of `at`; null when the event has no slug. */
+/**
+ * §12.3.1 C: bucketed by the UTC month of `at` — the day the user stated it
+ * happened when they stated one (`new Date(occurred.on)`, UTC midnight), else
+ * the turn's time. Null when the event has no slug.
+ */
 export function eventKey(domain: EventDomain, at: Date, what: string): string | null {
   const slug = slugify(what);
   if (!slug) return null;

@@ -1,5 +1,6 @@
 import { MEMORY_KEYS } from '../config.js';
 import { canonicalText, emotionKey, eventKey, factKey, parseKey, preferenceKey, preferenceValue, slugify, stanceOf } from './keys.js';
+import type { StatedTime } from './types.js';
 
 const AT = new Date('2026-05-10T12:00:00Z');
 
@@ -96,6 +97,25 @@ describe('key builders', () => {
     for (const domain of MEMORY_KEYS.eventDomains) {
       expect(parseKey(eventKey(domain, AT, 'x')!)).toEqual({ type: 'RELATIONSHIP_EVENT', domain, month: '2026_05', slug: 'x' });
     }
+  });
+
+  it.each([
+    [{ on: '2026-04-09', precision: 'day', text: 'yesterday' }, '2026_04'],
+    [{ on: '2025-05-01', precision: 'month', text: 'last May' }, '2025_05'],
+    [{ on: '2026-03-30', precision: 'week', text: 'last week' }, '2026_03'],
+    [{ on: '2024-01-01', precision: 'year', text: 'two years ago' }, '2024_01'],
+    [{ on: '2026-03-31', precision: 'day', text: 'on March 31' }, '2026_03'],
+  ] as const)('files an event under the month the user stated (%j), not the turn\'s', (stated: StatedTime, month) => {
+    // given a turn on 10 April 2026 that states when it happened
+    const turnAt = new Date('2026-04-10T09:00:00Z');
+
+    // when the extractor passes the stated day as the key's date
+    const key = eventKey('family', new Date(stated.on), 'visited grandma');
+
+    // then the bucket is the stated month, the turn's only without one
+    expect(key).toBe(`event:family:${month}:visited_grandma`);
+    expect(parseKey(key!)).toMatchObject({ month });
+    expect(eventKey('family', turnAt, 'visited grandma')).toBe('event:family:2026_04:visited_grandma');
   });
 
   it('builds every EMOTIONAL_PATTERN key (§12.3.1 D)', () => {

@@ -5,7 +5,7 @@ import { decideWrites } from './dedup.js';
 import { embeddingText, topicsOfMemory } from './describe.js';
 import { extractHeuristic, keysForTarget } from './extract/index.js';
 import { llmReasons } from './gate.js';
-import type { Candidate, MemoryRow } from './types.js';
+import type { Candidate, MemoryRow, StatedTime } from './types.js';
 
 // "Actually X" / "X, not Y": a FACT correction (§12.4), told apart only for the record.
 export const CORRECTS_FACT = /^(?:no\s+|well\s+)?actually\b|,?\s+not\s+\S+\s*$/;
@@ -61,6 +61,11 @@ export interface WritebackDecision {
   command: CorrectionCommand['command'] | null;
   /** §12.2's gate fires but `extracted` is null: the LLM extractor must be asked; candidates, records and confirmations are unknown. */
   extractionMissing: boolean;
+}
+
+/** A candidate's stated time as MemoryRecorded carries it: "" in each field when the text stated none. */
+export function statedFields(t: StatedTime | undefined): Pick<MemoryRecorded, 'occurredOn' | 'occurredPrecision' | 'occurredText'> {
+  return { occurredOn: t?.on ?? '', occurredPrecision: t?.precision ?? '', occurredText: t?.text ?? '' };
 }
 
 type Branch = { kind: 'correction'; command: CorrectionCommand } | { kind: 'skip'; skipped: 'retention' | 'write_policy_none' } | { kind: 'extract' };
@@ -204,6 +209,7 @@ export function decideWriteback(turnEventId: string, turn: WritebackTurn, at: Da
             supersedes: op.supersedes?.memoryId ?? '',
             topicIds: topicsOfMemory(c.key, c.value),
             embeddingText: embeddingText(c.key, c.value),
+            ...statedFields(c.occurred),
           });
           touched.push(memoryId);
           if (op.supersedes) touched.push(op.supersedes.memoryId);

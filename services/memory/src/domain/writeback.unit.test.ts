@@ -1,6 +1,6 @@
 import { orchestrator } from '@hearth/proto';
 import type { Candidate } from './types.js';
-import { decideWriteback, writebackReads, writebackTurnOf, type StoredMemory, type WritebackState, type WritebackTurn } from './writeback.js';
+import { decideWriteback, statedFields, writebackReads, writebackTurnOf, type StoredMemory, type WritebackState, type WritebackTurn } from './writeback.js';
 
 const AT = new Date('2026-11-22T10:00:00Z');
 const MONTH_AGO = new Date(AT.getTime() - 30 * 24 * 3600 * 1000);
@@ -74,5 +74,43 @@ describe('writebackReads: the records the live write-back loads are all the deci
     expect(decideWriteback('t', turn('forget that i like sushi'), AT, surfaced(['jazz']), null).written.invalidatedMemoryIds).toEqual(['sushi']);
     const llm = decideWriteback('t', turn(LONG), AT, full, [{ type: 'PREFERENCE', key: 'pref:food:ramen', value: 'like|ramen', extractor: 'llm' }]);
     expect(llm.confirmed.map((c) => c.memoryId)).toEqual(['sushi', 'ramen']);
+  });
+});
+
+describe('decideWriteback: the time the user stated goes with the record', () => {
+  const key = 'event:family:2026_11:visited_grandma';
+  const dated: Candidate = {
+    type: 'RELATIONSHIP_EVENT',
+    key,
+    value: 'visited grandma',
+    extractor: 'offline',
+    occurred: { on: '2026-11-21', precision: 'day', text: 'yesterday' },
+  };
+
+  it('records occurred_on, _precision and _text from the candidate, "" for a candidate without one', () => {
+    // given
+    const empty: WritebackState = { records: new Map(), suppressedKeys: new Set(), previous: null };
+
+    // when: the gate asked the extractor, which dated the event
+    const d = decideWriteback('turn-1', turn(LONG), AT, empty, [dated]);
+
+    // then
+    const byKey = new Map(d.recorded.map((r) => [r.memoryKey, r]));
+    expect(byKey.get(key)).toMatchObject({ type: 'RELATIONSHIP_EVENT', memoryValue: 'visited grandma', occurredOn: '2026-11-21', occurredPrecision: 'day', occurredText: 'yesterday' });
+    expect(byKey.get('pref:food:sushi')).toMatchObject({ occurredOn: '', occurredPrecision: '', occurredText: '' });
+    expect(statedFields(undefined)).toEqual({ occurredOn: '', occurredPrecision: '', occurredText: '' });
+  });
+
+  it('confirms a dated record without a time: the record keeps the first one', () => {
+    // given the event recorded, undated or not, and told again with another time
+    const recorded = record('grandma', key, 'visited grandma', { type: 'RELATIONSHIP_EVENT' });
+    const state: WritebackState = { records: new Map([[recorded.memoryId, recorded]]), suppressedKeys: new Set(), previous: null };
+
+    // when
+    const d = decideWriteback('turn-2', turn(LONG), AT, state, [{ ...dated, occurred: { on: '2026-11-01', precision: 'month', text: 'this month' } }]);
+
+    // then
+    expect(d.recorded.map((r) => r.memoryKey)).not.toContain(key);
+    expect(d.confirmed).toContainEqual({ memoryId: 'grandma', sourceMessageId: 'm1', confidence: 0.75, extractor: 'offline' });
   });
 });

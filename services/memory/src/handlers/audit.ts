@@ -4,7 +4,7 @@ import { parseJsonReply } from '@hearth/llm';
 import { REPLY as EXTRACTION_REPLY } from '../adapters/llm-extractor.js';
 import { OFFLINE_EXTRACTOR } from '../config.js';
 import { acceptLlmCandidates, type RawCandidate } from '../domain/llm-candidates.js';
-import type { Candidate, MemoryType } from '../domain/types.js';
+import type { Candidate, MemoryType, StatedTime } from '../domain/types.js';
 import { decideWriteback, writebackTurnOf, type StoredMemory, type WritebackState, type WritebackTurn } from '../domain/writeback.js';
 
 // The live write-back decides with the same function; the package exports it from here.
@@ -27,9 +27,9 @@ export function recordedExtraction(written: Pick<TurnMemoryWritten, 'llmRan' | '
   const ok = written.exchanges.filter((x) => x.error === '').at(-1);
   if (!ok) return [];
   if (ok.provider === OFFLINE_EXTRACTOR.provider) {
-    // The offline rules' candidates were used as they are, however many.
-    const items = (JSON.parse(ok.output) as { memories?: RawCandidate[] }).memories ?? [];
-    return items.map((m) => ({ type: m.type as MemoryType, key: m.memory_key, value: m.memory_value, extractor: 'offline' }));
+    // The offline rules' candidates were used as they are, however many, with the times they read.
+    const items = (JSON.parse(ok.output) as { memories?: (RawCandidate & { occurred?: StatedTime })[] }).memories ?? [];
+    return items.map((m) => ({ type: m.type as MemoryType, key: m.memory_key, value: m.memory_value, extractor: 'offline', ...(m.occurred ? { occurred: m.occurred } : {}) }));
   }
   const read = parseJsonReply(ok.output, EXTRACTION_REPLY);
   return read.ok ? acceptLlmCandidates(read.value.memories).accepted : [];

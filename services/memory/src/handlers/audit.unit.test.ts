@@ -2,6 +2,7 @@ import type { EventType, StoredEvent } from '@hearth/bus';
 import { deriveId, Events } from '@hearth/events';
 import { memory, orchestrator } from '@hearth/proto';
 import { storedEvent } from '@hearth/testing';
+import { offlineOutput } from '../adapters/llm-extractor.js';
 import { CONFIDENCE, LLM_EXTRACTION_GATE, OFFLINE_EXTRACTOR } from '../config.js';
 import { extractOffline } from '../domain/extract/index.js';
 import type { Candidate } from '../domain/types.js';
@@ -62,7 +63,7 @@ describe("reWriteBack: a recorded write-back under today's §12 rules", () => {
   });
 
   it("reads the recorded LLM extraction (fenced JSON, today's §12.3.1 acceptance) and never asks for one it does not have", () => {
-    const t = turn(`i love sushi. ${'we talked for a long time about food and places and everything else that came up on the way home. '.repeat(2)}`);
+    const t = turn(`i love sushi. ${'the weather was grey and the streets were quiet for most of the long afternoon outside the station. '.repeat(2)}`);
     const output = '```json\n{"memories":[{"type":"PREFERENCE","memory_key":"pref:food:ramen","memory_value":"like|ramen"},{"type":"FACT","memory_key":"pref:bad","memory_value":"x"}]}\n```';
     const exchange = orchestrator.LlmExchange.fromPartial({ provider: 'openai-compatible', purpose: 'memory-extraction', attempt: 1, output, error: '' });
     const extracted: Candidate[] = [{ type: 'PREFERENCE', key: 'pref:food:ramen', value: 'like|ramen', extractor: 'llm' }];
@@ -88,6 +89,25 @@ describe("reWriteBack: a recorded write-back under today's §12 rules", () => {
     } finally {
       (LLM_EXTRACTION_GATE as { minChars: number }).minChars = minChars;
     }
+  });
+});
+
+describe('reWriteBack: stated times', () => {
+  it("re-reads the time the offline rules stated from their recorded output, and names a record whose time today's rules would not state", () => {
+    // given a long message the gate sends to the offline rules, which (here) dated an event
+    const t = turn(`we went out. ${'the weather was grey and the streets were quiet for most of the long afternoon outside the station. '.repeat(2)}`);
+    const dated: Candidate = { type: 'RELATIONSHIP_EVENT', key: 'event:family:2026_11:visited_grandma', value: 'visited my grandma', extractor: 'offline', occurred: { on: '2026-11-21', precision: 'day', text: 'yesterday' } };
+    const exchange = (candidates: Candidate[]) => orchestrator.LlmExchange.fromPartial({ ...OFFLINE_EXTRACTOR, purpose: 'memory-extraction', attempt: 1, output: offlineOutput(candidates), error: '' });
+    const today = decideWriteback('turn-1', t, AT, EMPTY, [dated]);
+    expect(today.recorded).toContainEqual(expect.objectContaining({ memoryKey: dated.key, occurredOn: '2026-11-21', occurredPrecision: 'day', occurredText: 'yesterday' }));
+
+    // when / then: through the wire, the same decision again
+    expect(reWriteBack('turn-1', t, AT, EMPTY, recordedOf(today, [exchange([dated])]))).toEqual([]);
+
+    // and a record whose stated time the recorded output no longer gives differs in its records
+    const undated = reWriteBack('turn-1', t, AT, EMPTY, recordedOf(today, [exchange([{ ...dated, occurred: undefined }])]));
+    expect(undated.map((c) => c.field)).toEqual(['records']);
+    expect(undated[0]!.after).toContainEqual(expect.objectContaining({ memoryKey: dated.key, occurredOn: '', occurredText: '' }));
   });
 });
 
@@ -134,7 +154,7 @@ describe("createWritebackReplay: memory's state folded as the projection folds i
     const exchange = orchestrator.LlmExchange.fromPartial({
       ...OFFLINE_EXTRACTOR,
       purpose: 'memory-extraction',
-      output: JSON.stringify({ memories: offline.map((c) => ({ type: c.type, memory_key: c.key, memory_value: c.value })) }),
+      output: offlineOutput(offline),
     });
     const d2 = decideWriteback('t2', again, AT, afterFirst, offline);
     expect(d2.written.llmReasons).toEqual(['repeat_key']);

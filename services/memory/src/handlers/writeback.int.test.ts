@@ -25,6 +25,7 @@ import {
   LIST_MEMORIES,
   SEARCH_MEMORIES,
 } from '../queries/memories.js';
+import { createLexicalIndex } from '../lexical/index.js';
 import { createEmbeddedIndex } from '../vector/embedded.js';
 import { createWritebackReactor } from './writeback.js';
 
@@ -113,7 +114,7 @@ async function startMemory(label: string, opts: { stub?: LlmStub } = {}) {
   }
 
   async function find(user: { userId: string; aiFriendId: string }, afterMessageId = ''): Promise<memory.MemorySnippet[]> {
-    const reply = await bus.query('memory', FIND_MEMORIES, memory.FindMemoriesRequest.encode({ ...user, readPolicy: 'FULL', limit: 50, afterMessageId }).finish());
+    const reply = await bus.query('memory', FIND_MEMORIES, memory.FindMemoriesRequest.encode({ ...user, readPolicy: 'FULL', limit: 50, afterMessageId, queryText: '' }).finish());
     return memory.MemoriesResponse.decode(reply).memories;
   }
 
@@ -255,7 +256,10 @@ describe('memory write-back (turn-pipeline §12) and retrieval (§13)', () => {
 
     // then
     expect(forgot.written.correction).toBe('forget_key');
-    expect((await m.find(user)).map((s) => s.memoryKey)).toEqual(['pref:food:sushi']);
+    const keys = (await m.find(user)).map((s) => s.memoryKey);
+    // The city is gone; the preference and the day at work (a dated event) stay.
+    expect(keys.filter((k) => !k.startsWith('event:'))).toEqual(['pref:food:sushi']);
+    expect(keys.filter((k) => k.startsWith('event:work:'))).toHaveLength(1);
     expect(topic.written.suppressTopicIds).toContain('WORK_SCHOOL');
   });
 
@@ -364,7 +368,7 @@ describe('memory write-back (turn-pipeline §12) and retrieval (§13)', () => {
     );
   });
 
-  it('rebuilds the same rows on replay, and the embedded index answers the same from them', async () => {
+  it('rebuilds the same rows on replay, and the embedded and lexical indexes answer the same from them', async () => {
     // given: the users above, and one more searched before the replay
     const user = m.newUser();
     await m.turn(user, 'I love sushi');
@@ -378,12 +382,18 @@ describe('memory write-back (turn-pipeline §12) and retrieval (§13)', () => {
     const embedder = createLocalEmbedder({ dimensions: LOCAL_EMBEDDING.dimensions, model: LOCAL_EMBEDDING.model });
     const [vector] = await embedder.embed(['sushi']);
     const hits = await index.search({ ...user, vector: vector!, model: embedder.model, topK: 4, excludeKeys: [] });
+    const live = createEmbeddedIndex(m.db, { projection: memoriesProjection.name, subjectOf: (u) => m.bus.topology.subject('memory', u) });
+    const liveHits = await live.search({ ...user, vector: vector!, model: embedder.model, topK: 4, excludeKeys: [] });
+    const words = await createLexicalIndex(replayed, { projection: memoriesProjection.name, subjectOf: (u) => m.bus.topology.subject('memory', u) }).search({ ...user, text: 'sushi', excludeKeys: [] });
 
     // then
     expect(report.equal).toBe(true);
     expect(report.events).toBeGreaterThan(0);
-    expect(hits.map((h) => h.memoryId)).toEqual(before.map((s) => s.memoryId));
-    expect(hits.map((h) => h.score)).toEqual(before.map((s) => s.score));
+    expect(hits).toEqual(liveHits);
+    expect(hits.length).toBeGreaterThan(0);
+    // Offline, SearchMemories is the lexical ranking: the same from the replayed rows.
+    expect(words.map((h) => h.memoryId)).toEqual(before.map((s) => s.memoryId));
+    expect(words.map((h) => h.relevance)).toEqual(before.map((s) => s.relevance));
   });
 });
 
@@ -429,9 +439,13 @@ describe('memory write-back with the LLM extractor (§12.2)', () => {
     expect(written.exchanges).toHaveLength(1);
     expect(written.exchanges[0]).toMatchObject({ purpose: 'memory-extraction', provider: 'openai-compatible' });
     const found = await m.find(user);
-    expect(found.map((s) => [s.memoryKey, s.memoryValue, s.confidence]).sort()).toEqual([
+    // The LLM's reading at 0.75, the heuristic's (the rules' and the broad extractor's) at 0.6.
+    expect(found.filter((s) => !s.memoryKey.startsWith('event:')).map((s) => [s.memoryKey, s.memoryValue, s.confidence]).sort()).toEqual([
       ['pref:drink:oolong_tea', 'like|oolong tea', 0.75],
       ['pref:food:sushi', 'like|sushi', 0.6],
+    ]);
+    expect(found.filter((s) => s.memoryKey.startsWith('event:')).map((s) => [s.memoryValue, s.confidence])).toEqual([
+      ['today was long and i spent most of it walking around the river thinking about everything.', 0.6],
     ]);
   });
 

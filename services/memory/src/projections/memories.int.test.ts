@@ -12,7 +12,7 @@ import { createLocalEmbedder } from '@hearth/llm';
 import { applyEvents } from '@hearth/store';
 import { cleanupNamespace, natsUrl, openErasureHarness, type ErasureHarness, type StreamWriter } from '@hearth/testing';
 import type { MemoryDb } from '../db.js';
-import { createListMemoriesQuery } from '../queries/memories.js';
+import { createFindMemoriesQuery, createListMemoriesQuery } from '../queries/memories.js';
 import { createEmbeddedIndex } from '../vector/embedded.js';
 import { service } from '../index.js';
 import { memoriesProjection } from './memories.js';
@@ -38,12 +38,12 @@ const embedder = createLocalEmbedder({ dimensions: 16, model: 'test-hash-16' });
 
 /** One user's memory history: recorded, confirmed, superseded, forgotten by a correction and over the API. */
 async function historyOf(next: StreamWriter, userId: string, aiFriendId: string) {
-  const ids = { city: randomUUID(), newCity: randomUUID(), job: randomUUID(), food: randomUUID() };
-  const [v1, v2, v3, v4] = await embedder.embed(['fact:current_city seoul', 'fact:current_city busan', 'fact:occupation nurse', 'pref:food:sushi like|sushi']);
-  const recorded = (memoryId: string, key: string, value: string, embedding: number[], supersedes = '') =>
+  const ids = { city: randomUUID(), newCity: randomUUID(), job: randomUUID(), food: randomUUID(), trip: randomUUID() };
+  const [v1, v2, v3, v4, v5] = await embedder.embed(['fact:current_city seoul', 'fact:current_city busan', 'fact:occupation nurse', 'pref:food:sushi like|sushi', 'travel event: went to jeju']);
+  const recorded = (memoryId: string, key: string, value: string, embedding: number[], supersedes = '', stated: Partial<memory.MemoryRecorded> = {}) =>
     next(
       Events.MemoryRecorded,
-      memory.MemoryRecorded.fromPartial({ memoryId, aiFriendId, type: 'FACT', memoryKey: key, memoryValue: value, confidence: 0.6, extractor: 'heuristic', sourceMessageId: randomUUID(), supersedes, topicIds: ['WORK_SCHOOL'], embedding, embeddingModel: embedder.model, embeddingText: `${key} ${value}` }),
+      memory.MemoryRecorded.fromPartial({ memoryId, aiFriendId, type: 'FACT', memoryKey: key, memoryValue: value, confidence: 0.6, extractor: 'heuristic', sourceMessageId: randomUUID(), supersedes, topicIds: ['WORK_SCHOOL'], embedding, embeddingModel: embedder.model, embeddingText: `${key} ${value}`, ...stated }),
       userId,
     );
   const events = [
@@ -51,7 +51,10 @@ async function historyOf(next: StreamWriter, userId: string, aiFriendId: string)
     next(Events.MemoryConfirmed, memory.MemoryConfirmed.fromPartial({ memoryId: ids.city, confidence: 0.75, sourceMessageId: randomUUID() }), userId),
     recorded(ids.newCity, 'fact:current_city', 'busan', v2!, ids.city),
     recorded(ids.job, 'fact:occupation', 'nurse', v3!),
-    recorded(ids.food, 'pref:food:sushi', 'like|sushi', v4!),
+    recorded(ids.food, 'pref:food:sushi', 'like|sushi', v4!, '', { occurredOn: '2026-05-01', occurredPrecision: 'month', occurredText: 'last may' }),
+    // An event the user dated ("last May"), told again later: the confirmation keeps the first date.
+    recorded(ids.trip, 'event:travel:2026_05:went_to_jeju', 'went to jeju', v5!, '', { type: 'RELATIONSHIP_EVENT', occurredOn: '2026-05-01', occurredPrecision: 'month', occurredText: 'last may' }),
+    next(Events.MemoryConfirmed, memory.MemoryConfirmed.fromPartial({ memoryId: ids.trip, confidence: 0.75, sourceMessageId: randomUUID() }), userId),
     next(
       Events.TurnMemoryWritten,
       memory.TurnMemoryWritten.fromPartial({ assistantMessageId: randomUUID(), conversationId: randomUUID(), messageId: randomUUID(), source: 'chat', surfacedMemoryIds: [ids.job], correction: '' }),
@@ -78,7 +81,7 @@ describe('memory projection: erasure and forgotten values', () => {
     await h.eraseAndCompare(memoriesProjection, events, a, b);
   });
 
-  it('keeps key, status, ids and times of an invalidated memory but not its value or vector; a superseded one keeps both', async () => {
+  it('keeps key, status, ids and times of an invalidated memory but not its value, vector or stated time; a superseded one keeps them; a confirmed one its first stated time', async () => {
     // given
     const user = randomUUID();
     const aiFriendId = randomUUID();
@@ -93,16 +96,18 @@ describe('memory projection: erasure and forgotten values', () => {
     const rows = await live.db.selectFrom('memories').selectAll().where('user_id', '=', user).execute();
     const byId = new Map(rows.map((r) => [r.memory_id, r]));
     for (const id of [ids.job, ids.food]) {
-      expect(byId.get(id)).toMatchObject({ status: 'INVALID', memory_value: '', embedding: [] });
+      expect(byId.get(id)).toMatchObject({ status: 'INVALID', memory_value: '', embedding: [], occurred_on: null, occurred_precision: null, occurred_text: null });
     }
     expect(byId.get(ids.job)).toMatchObject({ memory_key: 'fact:occupation', status_reason: 'forget_that', ai_friend_id: aiFriendId, source_message_ids: [expect.any(String)] });
     expect(byId.get(ids.food)).toMatchObject({ memory_key: 'pref:food:sushi', status_reason: 'delete_api' });
     expect(byId.get(ids.city)).toMatchObject({ status: 'SUPERSEDED', memory_value: 'seoul', superseded_by: ids.newCity });
     expect(byId.get(ids.city)!.embedding).toHaveLength(16);
-    expect(byId.get(ids.newCity)).toMatchObject({ status: 'ACTIVE', memory_value: 'busan' });
-    // No text of a forgotten value anywhere in its row.
+    expect(byId.get(ids.newCity)).toMatchObject({ status: 'ACTIVE', memory_value: 'busan', occurred_on: null, occurred_precision: null, occurred_text: null });
+    expect(byId.get(ids.trip)).toMatchObject({ status: 'ACTIVE', confidence: 0.75, occurred_on: '2026-05-01', occurred_precision: 'month', occurred_text: 'last may' });
+    // No text of a forgotten value anywhere in its row, nor the time it told of.
     expect(JSON.stringify(byId.get(ids.job))).not.toContain('nurse');
     expect(JSON.stringify(byId.get(ids.food))).not.toContain('like|sushi');
+    expect(JSON.stringify(byId.get(ids.food))).not.toMatch(/last may|2026-05-01/);
 
     // and through ListMemories (GET /v1/me/memories?status=all)
     const index = createEmbeddedIndex(live.db, { projection: memoriesProjection.name, subjectOf: (u) => h.topology.subject('memory', u) });
@@ -111,8 +116,17 @@ describe('memory projection: erasure and forgotten values', () => {
     const listed = new Map(reply.memories.map((m) => [m.memoryId, m]));
     expect(listed.get(ids.job)).toMatchObject({ status: 'INVALID', memoryKey: 'fact:occupation', memoryValue: '' });
     expect(listed.get(ids.food)).toMatchObject({ status: 'INVALID', memoryValue: '' });
-    expect(listed.get(ids.city)).toMatchObject({ status: 'SUPERSEDED', memoryValue: 'seoul' });
+    expect(listed.get(ids.city)).toMatchObject({ status: 'SUPERSEDED', memoryValue: 'seoul', occurredOn: '', occurredPrecision: '' });
+    expect(listed.get(ids.trip)).toMatchObject({ status: 'ACTIVE', memoryValue: 'went to jeju', occurredOn: '2026-05-01', occurredPrecision: 'month' });
+    expect(listed.get(ids.food)).toMatchObject({ occurredOn: '', occurredPrecision: '' });
     const active = memory.ListMemoriesResponse.decode(await list(memory.ListMemoriesRequest.encode({ userId: user, all: false }).finish()));
-    expect(active.memories.map((m) => m.memoryValue)).toEqual(['busan']);
+    expect(active.memories.map((m) => m.memoryValue).sort()).toEqual(['busan', 'went to jeju']);
+
+    // and the snippets the orchestrator reads (FindMemories) carry the stated date
+    const find = createFindMemoriesQuery({ bus, db: live.db, clock: new ManualClock(new Date()), index, embedder });
+    const found = memory.MemoriesResponse.decode(await find(memory.FindMemoriesRequest.encode(memory.FindMemoriesRequest.fromPartial({ userId: user, aiFriendId, readPolicy: 'FULL', limit: 10 })).finish()));
+    const snippets = new Map(found.memories.map((m) => [m.memoryId, m]));
+    expect(snippets.get(ids.trip)).toMatchObject({ memoryValue: 'went to jeju', occurredOn: '2026-05-01', occurredPrecision: 'month' });
+    expect(snippets.get(ids.newCity)).toMatchObject({ memoryValue: 'busan', occurredOn: '', occurredPrecision: '' });
   });
 });

@@ -12,7 +12,8 @@ const json = (v: readonly string[]) => JSON.stringify(v) as unknown as string[];
  * with their status history, suppressed keys, and each turn's write-back. The
  * embedded vector index and every query read it. An INVALID record (the user
  * deleted it, or a correction did) keeps its key, status, ids and times but no
- * longer its value or embedding; a SUPERSEDED one keeps both.
+ * longer its value, embedding or stated time; a SUPERSEDED one keeps them all.
+ * A confirmation keeps the first stated time.
  */
 export const memoriesProjection: Projection<MemoryDb> = {
   name: 'memories',
@@ -58,6 +59,9 @@ async function applyRecorded(trx: Transaction<MemoryDb>, e: StoredEvent): Promis
       topic_ids: json(p.topicIds),
       embedding: p.embedding,
       embedding_model: p.embeddingModel,
+      occurred_on: p.occurredOn || null,
+      occurred_precision: p.occurredPrecision || null,
+      occurred_text: p.occurredText || null,
       created_at: e.occurredAt,
       last_confirmed_at: e.occurredAt,
       status_reason: '',
@@ -89,9 +93,19 @@ async function applyInvalidated(trx: Transaction<MemoryDb>, e: StoredEvent): Pro
   if (p.memoryIds.length > 0) {
     await trx
       .updateTable('memories')
-      // The user asked for it gone: the value, and the embedding made from it, go with
-      // the status. Replay records and then empties it the same way.
-      .set({ status: 'INVALID', status_reason: p.reason, memory_value: '', embedding: [], updated_at: e.occurredAt, updated_seq: e.seq })
+      // The user asked for it gone: the value, the embedding made from it and the time
+      // it told of go with the status. Replay records and then empties it the same way.
+      .set({
+        status: 'INVALID',
+        status_reason: p.reason,
+        memory_value: '',
+        embedding: [],
+        occurred_on: null,
+        occurred_precision: null,
+        occurred_text: null,
+        updated_at: e.occurredAt,
+        updated_seq: e.seq,
+      })
       .where('memory_id', 'in', p.memoryIds)
       .where('user_id', '=', e.userId)
       .execute();

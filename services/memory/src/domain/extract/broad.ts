@@ -166,7 +166,8 @@ function slugWords(s: ParsedSentence, said: string): string[] {
 /** The user's words as the value: fillers and a relative time dropped (the stated date keeps it). */
 function valueOf(s: ParsedSentence, stated: StatedTime | null): string {
   let text = s.text.replace(LEAD_FILLER, '').trim();
-  if (stated) text = text.replace(stated.text, ' ');
+  // "I went there yesterday" loses "yesterday"; "Today was long" keeps its subject.
+  if (stated && !new RegExp(`^\\s*(?:was|is|has|had|were|felt|seemed|will)\\b`, 'i').test(text.replace(stated.text, ''))) text = text.replace(stated.text, ' ');
   text = canonicalText(text.replace(/\s+([,.!;:])/g, '$1').replace(/[,;:—–-]\s*$/, ''));
   const chars = Array.from(text);
   if (chars.length <= BROAD.valueMaxChars) return text;

@@ -35,6 +35,29 @@ function precisionOf(text: string, known: ReadonlySet<string>): StatedTime['prec
  * back a week or a year ("I went hiking on Sunday" said on a Monday).
  */
 export function statedTime(text: string, at: Date, tense: Tense): StatedTime | null {
+  return lastMonth(text, at) ?? chronoTime(text, at, tense) ?? bareYear(text);
+}
+
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const LAST_MONTH = new RegExp(`\\b(?:last|this past) (${MONTHS.join('|')})\\b`, 'i');
+const BARE_YEAR = /\b(?:in|back in|since|during|of|from) ((?:19|20)\d\d)\b/i;
+
+/** "last May": chrono reads no month after "last"; the latest May before the turn's month. */
+function lastMonth(text: string, at: Date): StatedTime | null {
+  const m = LAST_MONTH.exec(text);
+  if (!m) return null;
+  const month = MONTHS.indexOf(m[1]!.toLowerCase());
+  const year = month < at.getUTCMonth() ? at.getUTCFullYear() : at.getUTCFullYear() - 1;
+  return { on: `${year}-${String(month + 1).padStart(2, '0')}-01`, precision: 'month', text: m[0] };
+}
+
+/** "in 2020": a year alone, which chrono does not read as a date. */
+function bareYear(text: string): StatedTime | null {
+  const m = BARE_YEAR.exec(text);
+  return m ? { on: `${m[1]}-01-01`, precision: 'year', text: m[0] } : null;
+}
+
+function chronoTime(text: string, at: Date, tense: Tense): StatedTime | null {
   const results = chrono.parse(text, { instant: at, timezone: 0 }, { forwardDate: tense === 'future' });
   for (const r of results) {
     const said = r.text.trim();

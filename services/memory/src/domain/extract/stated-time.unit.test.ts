@@ -12,6 +12,8 @@ describe('statedTime', () => {
     ['I ran a half marathon in March', 'past', { on: '2023-03-01', precision: 'month', text: 'March' }],
     ['I am going camping next month', 'future', { on: '2023-06-01', precision: 'month', text: 'next month' }],
     ['I graduated on 12 April 2021', 'past', { on: '2021-04-12', precision: 'day', text: 'on 12 April 2021' }],
+    ['I went to Jeju last May', 'past', { on: '2022-05-01', precision: 'month', text: 'last May' }],
+    ['I started teaching back in 2019', 'past', { on: '2019-01-01', precision: 'year', text: 'back in 2019' }],
     ['I painted a sunrise today', 'past', { on: '2023-05-08', precision: 'day', text: 'today' }],
   ] as const)('%s', (text, tense, expected) => {
     expect(statedTime(text, AT, tense)).toEqual(expected);

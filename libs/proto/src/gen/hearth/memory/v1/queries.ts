@@ -109,6 +109,12 @@ export interface MemoryRecord {
   supersededBy: string;
   aiFriendId: string;
   topicIds: string[];
+  /**
+   * As in MemoryRecorded: the stated date of what it tells, "" for none (and
+   * once INVALID).
+   */
+  occurredOn: string;
+  occurredPrecision: string;
 }
 
 export interface ListMemoriesResponse {
@@ -917,6 +923,8 @@ function createBaseMemoryRecord(): MemoryRecord {
     supersededBy: "",
     aiFriendId: "",
     topicIds: [],
+    occurredOn: "",
+    occurredPrecision: "",
   };
 }
 
@@ -960,6 +968,12 @@ export const MemoryRecord: MessageFns<MemoryRecord> = {
     }
     for (const v of message.topicIds) {
       writer.uint32(106).string(v!);
+    }
+    if (message.occurredOn !== "") {
+      writer.uint32(114).string(message.occurredOn);
+    }
+    if (message.occurredPrecision !== "") {
+      writer.uint32(122).string(message.occurredPrecision);
     }
     return writer;
   },
@@ -1081,6 +1095,22 @@ export const MemoryRecord: MessageFns<MemoryRecord> = {
             message.topicIds.push(reader.string());
             continue;
           }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.occurredOn = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.occurredPrecision = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1144,6 +1174,16 @@ export const MemoryRecord: MessageFns<MemoryRecord> = {
         : globalThis.Array.isArray(object?.topic_ids)
         ? object.topic_ids.map((e: any) => globalThis.String(e))
         : [],
+      occurredOn: isSet(object.occurredOn)
+        ? globalThis.String(object.occurredOn)
+        : isSet(object.occurred_on)
+        ? globalThis.String(object.occurred_on)
+        : "",
+      occurredPrecision: isSet(object.occurredPrecision)
+        ? globalThis.String(object.occurredPrecision)
+        : isSet(object.occurred_precision)
+        ? globalThis.String(object.occurred_precision)
+        : "",
     };
   },
 
@@ -1188,6 +1228,12 @@ export const MemoryRecord: MessageFns<MemoryRecord> = {
     if (message.topicIds?.length) {
       obj.topicIds = message.topicIds;
     }
+    if (message.occurredOn !== undefined) {
+      obj.occurredOn = message.occurredOn;
+    }
+    if (message.occurredPrecision !== undefined) {
+      obj.occurredPrecision = message.occurredPrecision;
+    }
     return obj;
   },
 
@@ -1209,6 +1255,8 @@ export const MemoryRecord: MessageFns<MemoryRecord> = {
     message.supersededBy = object.supersededBy ?? "";
     message.aiFriendId = object.aiFriendId ?? "";
     message.topicIds = object.topicIds?.map((e) => e) || [];
+    message.occurredOn = object.occurredOn ?? "";
+    message.occurredPrecision = object.occurredPrecision ?? "";
     return message;
   },
 };
