@@ -47,7 +47,10 @@ export const LLM_EXTRACTION_GATE = {
   repeatWindowMs: 7 * 24 * 60 * 60 * 1000,
 } as const;
 
-/** §13: vector retrieval. */
+/**
+ * §13: retrieval. The surfacing thresholds on relevance live with the decision
+ * that uses them, in the orchestrator's config (SURFACING).
+ */
 export const RETRIEVAL = {
   /** §13: topK. */
   topK: 4,
@@ -63,6 +66,17 @@ export const RETRIEVAL = {
    * Within the orchestrator's query timeout (1500 ms).
    */
   writtenBackWaitMs: 1_000,
+  /**
+   * Issue 15 (hybrid ranking inside §13): reciprocal-rank fusion's k, the
+   * customary 60 (not a spec number): a rank's weight is 1 / (k + rank).
+   */
+  rrfK: 60,
+  /**
+   * Issue 15: how deep each ranking (BM25, and vector with real embeddings)
+   * goes before fusion (not a spec number: well past topK, so a memory second
+   * in one ranking and absent from the other still competes).
+   */
+  fusionDepth: 50,
 } as const;
 
 /** The local embedder (no embeddings endpoint configured): dimensions of its hashed vectors. */

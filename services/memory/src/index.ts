@@ -4,11 +4,13 @@ import { createChatClient, createEmbeddingClient, createLocalEmbedder, loadLlmCo
 import { startProjection, startReactor } from '@hearth/store';
 import type { Kysely } from 'kysely';
 import { migration as m0001 } from '../migrations/2026_11_23_0001_memories.js';
+import { migration as m0002 } from '../migrations/2026_11_26_0002_memory_occurred.js';
 import { createLlmExtractor, createOfflineExtractor } from './adapters/llm-extractor.js';
 import { LOCAL_EMBEDDING, memoryEnvSchema, OFFLINE_EXTRACTOR } from './config.js';
 import type { MemoryDb } from './db.js';
 import { createIndexSyncReactor } from './handlers/index-sync.js';
 import { createWritebackReactor } from './handlers/writeback.js';
+import { createLexicalIndex } from './lexical/index.js';
 import { memoriesProjection } from './projections/memories.js';
 import {
   createFindMemoriesQuery,
@@ -27,7 +29,7 @@ import { createQdrantIndex } from './vector/qdrant.js';
 /** The memory service: extraction, dedup, corrections and retrieval (turn-pipeline §12–§13). */
 export const service: ServiceDefinition = {
   name: 'memory',
-  migrations: { '2026_11_23_0001_memories': m0001 },
+  migrations: { '2026_11_23_0001_memories': m0001, '2026_11_26_0002_memory_occurred': m0002 },
   projections: [memoriesProjection],
   async create(ctx) {
     const db = ctx.db as Kysely<MemoryDb>;
@@ -54,11 +56,14 @@ export const service: ServiceDefinition = {
       index = createEmbeddedIndex(db, { projection: memoriesProjection.name, subjectOf: (userId) => ctx.bus.topology.subject('memory', userId) });
     }
     ctx.logger.info({ vectorIndex: index.kind, ...(env.QDRANT_URL ? { url: env.QDRANT_URL, collection: env.QDRANT_COLLECTION } : {}) }, index.kind === 'qdrant' ? 'vectors live in Qdrant' : 'no QDRANT_URL: vectors live in the embedded index, rebuilt from the memory projection');
-    const queryDeps = { bus: ctx.bus, db, clock: ctx.clock, index, embedder, logger: ctx.logger };
+    // Words are searched in-process whatever holds the vectors: the projection is their source.
+    const lexical = createLexicalIndex(db, { projection: memoriesProjection.name, subjectOf: (userId) => ctx.bus.topology.subject('memory', userId) });
+    const queryDeps = { bus: ctx.bus, db, clock: ctx.clock, index, lexical, embedder, logger: ctx.logger };
     return {
       // The projection's erase deleted the rows; the vectors outside it go here.
       async onUserErased(userId) {
         await index.eraseUser(userId);
+        await lexical.eraseUser(userId);
       },
       async start() {
         await index.start();

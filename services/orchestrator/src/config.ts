@@ -143,12 +143,28 @@ export const RECIPE = {
   memoryLimit: { NONE: 0, LIGHT: 3, FULL: 8 } as Record<string, number>,
   /** §13: vector retrieval topK. */
   vectorTopK: 4,
+  /** The longest query text sent to memory, in UTF-16 units (not a spec number: a message's gist fits). */
+  queryTextMaxChars: 512,
   /** How long a turn waits for the memory service before going on without memories (not a spec number). */
   memoryQueryTimeoutMs: 1_500,
   /** §9: earlier turns quoted in the prompt (not a spec number: "recent turns"). */
   promptRecentTurns: 6,
   /** How long a turn waits for its own projections to catch up before deciding anyway. */
   projectionWaitMs: 10_000,
+} as const;
+
+/**
+ * Which retrieved memories a reply may surface (issue 15, inside §10.1 and §13):
+ * a memory is surfaced only when it is about what the user just said, by the
+ * relevance the memory service reports (0..1: rarity-weighted shared words, or
+ * cosine with real embeddings). Not spec numbers: defaults to be tuned on
+ * LoCoMo conversations 1–5 with `pnpm eval:recall`.
+ */
+export const SURFACING = {
+  /** An ordinary turn surfaces a memory from this relevance up (at most GATES.personalFacts.chat). */
+  relevanceThreshold: 0.4,
+  /** A recall question ("do you remember …") searches: a lower bar, up to RECIPE.vectorTopK. */
+  recallThreshold: 0.2,
 } as const;
 
 /** turn-pipeline §14.3–§14.5: rendering a planned proactive message. */

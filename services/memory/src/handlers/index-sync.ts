@@ -10,7 +10,8 @@ import type { VectorIndex } from '../vector/port.js';
  * are gone). Every write is idempotent, so a redelivery changes nothing. An
  * erased user's events never get here (the reactor runner passes over them),
  * and the service's onUserErased deleted the user's points. Vectors come from the
- * events (never recomputed). The embedded index needs none of this.
+ * events (never recomputed). The embedded index needs none of this, nor does
+ * the lexical index (lexical/index.ts): both read the projection itself.
  */
 export function createIndexSyncReactor(index: VectorIndex): Reactor {
   return {

@@ -9,6 +9,8 @@ import type { Kysely, Selectable } from 'kysely';
 import { RETRIEVAL, WRITEBACK } from '../config.js';
 import type { MemoriesTable, MemoryDb } from '../db.js';
 import { snippet } from '../domain/describe.js';
+import { byRank, fuseRankings, withCosine, type Ranked } from '../domain/relevance.js';
+import { createLexicalIndex, type LexicalIndex } from '../lexical/index.js';
 import { memoriesProjection } from '../projections/memories.js';
 import type { VectorIndex } from '../vector/port.js';
 
@@ -43,7 +45,7 @@ function uuidOf(name: string, value: string, optional = false): string {
 
 type Row = Selectable<MemoriesTable>;
 
-function toSnippet(r: Row, score = 0): memory.MemorySnippet {
+function toSnippet(r: Row, score = 0, relevance = 0): memory.MemorySnippet {
   return {
     memoryId: r.memory_id,
     type: r.type,
@@ -54,6 +56,9 @@ function toSnippet(r: Row, score = 0): memory.MemorySnippet {
     createdAt: r.created_at,
     lastConfirmedAt: r.last_confirmed_at,
     score,
+    relevance,
+    occurredOn: r.occurred_on ?? '',
+    occurredPrecision: r.occurred_precision ?? '',
   };
 }
 
@@ -73,6 +78,8 @@ function toRecord(r: Row): memory.MemoryRecord {
     supersededBy: r.superseded_by ?? '',
     aiFriendId: r.ai_friend_id,
     topicIds: r.topic_ids,
+    occurredOn: r.occurred_on ?? '',
+    occurredPrecision: r.occurred_precision ?? '',
   };
 }
 
@@ -81,8 +88,27 @@ export interface QueryDeps {
   db: Kysely<MemoryDb>;
   clock: Clock;
   index: VectorIndex;
+  /**
+   * BM25 and relevance over the memories' words (issue 15); the service passes
+   * one index to all its queries.
+   * @default an index of each query's own, over `db` at the memory projection's positions
+   */
+  lexical?: LexicalIndex;
   embedder: Embedder;
   logger?: Logger;
+}
+
+function lexicalOf(deps: QueryDeps): LexicalIndex {
+  return deps.lexical ?? createLexicalIndex(deps.db, { projection: memoriesProjection.name, subjectOf: (userId) => deps.bus.topology.subject('memory', userId) });
+}
+
+/**
+ * Vectors that carry meaning: an embeddings endpoint is configured. The local
+ * hashing embedder's vectors only share letters with the query, which the
+ * lexical ranking already weighs, better.
+ */
+function meaningfulVectors(embedder: Embedder): boolean {
+  return embedder.provider !== 'local-hash';
 }
 
 /** Read your writes: wait (briefly) until the projection holds the user's latest memory event. */
@@ -117,13 +143,19 @@ function suppressedKeys(db: Kysely<MemoryDb>, userId: string) {
 /**
  * FindMemories (§7.1 step 2): the user's ACTIVE memories with this companion,
  * never a suppressed key, most recently confirmed first, then most confident.
+ * With query text (issue 15), the memories that share a content word with it
+ * come first, most relevant first (lexical only: §13 keeps the vector part
+ * ON_DEMAND), each with its relevance as both `relevance` and `score`; the
+ * rest of the limit follows as without.
  */
 export function createFindMemoriesQuery(deps: QueryDeps) {
+  const lexical = lexicalOf(deps);
   return async (bytes: Uint8Array): Promise<Uint8Array> => {
     const req = decodeWith(memory.FindMemoriesRequest.decode, bytes, 'FindMemoriesRequest');
     const userId = uuidOf('user_id', req.userId);
     const aiFriendId = uuidOf('ai_friend_id', req.aiFriendId, true);
     const limit = Math.min(req.limit || RETRIEVAL.defaultLimit, RETRIEVAL.maxLimit);
+    const text = req.queryText.trim();
     await writtenBack(deps, userId, uuidOf('after_message_id', req.afterMessageId, true));
     let q = deps.db
       .selectFrom('memories')
@@ -132,18 +164,40 @@ export function createFindMemoriesQuery(deps: QueryDeps) {
       .where('status', '=', 'ACTIVE')
       .where('memory_key', 'not in', suppressedKeys(deps.db, userId));
     if (aiFriendId) q = q.where('ai_friend_id', '=', aiFriendId);
-    const rows = await q.orderBy('last_confirmed_at', 'desc').orderBy('confidence', 'desc').orderBy('memory_id').limit(limit).execute();
-    return memory.MemoriesResponse.encode({ memories: rows.map((r) => toSnippet(r)) }).finish();
+    const relevant: memory.MemorySnippet[] = [];
+    if (text) {
+      const excludeKeys = (await suppressedKeys(deps.db, userId).execute()).map((r) => r.memory_key);
+      const hits = await lexical.search({ userId, aiFriendId, text, excludeKeys });
+      const best = hits
+        .map((h) => ({ ...h, score: h.relevance }))
+        .sort(byRank)
+        .slice(0, limit);
+      if (best.length > 0) {
+        const byId = new Map((await q.where('memory_id', 'in', best.map((h) => h.memoryId)).execute()).map((r) => [r.memory_id, r]));
+        for (const h of best) {
+          const r = byId.get(h.memoryId);
+          if (r) relevant.push(toSnippet(r, h.relevance, h.relevance));
+        }
+      }
+    }
+    if (relevant.length > 0) q = q.where('memory_id', 'not in', relevant.map((m) => m.memoryId));
+    const rest = relevant.length < limit ? await q.orderBy('last_confirmed_at', 'desc').orderBy('confidence', 'desc').orderBy('memory_id').limit(limit - relevant.length).execute() : [];
+    return memory.MemoriesResponse.encode({ memories: [...relevant, ...rest.map((r) => toSnippet(r))] }).finish();
   };
 }
 
 /**
- * SearchMemories (§13): the query text embedded as memories are, then topK
- * (default 4) from the vector index, filtered by user and companion, ACTIVE
- * only, suppressed keys excluded — checked again against the projection, so a
- * lagging external index can never return an INVALID memory.
+ * SearchMemories (§13, hybrid per issue 15): the BM25 ranking of the memories'
+ * words and, with real embeddings, the vector ranking of the query embedded as
+ * memories are, fused by reciprocal rank; ties go to the more recently
+ * confirmed, then the more confident. topK (default 4), filtered by user and
+ * companion, ACTIVE only, suppressed keys excluded — checked again against the
+ * projection, so a lagging external index can never return an INVALID memory.
+ * Each snippet's score is its fused score, its relevance the lexical one or
+ * the cosine, whichever is higher.
  */
 export function createSearchMemoriesQuery(deps: QueryDeps) {
+  const lexical = lexicalOf(deps);
   return async (bytes: Uint8Array): Promise<Uint8Array> => {
     const req = decodeWith(memory.SearchMemoriesRequest.decode, bytes, 'SearchMemoriesRequest');
     const userId = uuidOf('user_id', req.userId);
@@ -152,23 +206,30 @@ export function createSearchMemoriesQuery(deps: QueryDeps) {
     const text = req.queryText.trim();
     if (text === '') return memory.MemoriesResponse.encode({ memories: [] }).finish();
     await writtenBack(deps, userId, uuidOf('after_message_id', req.afterMessageId, true));
-    const [vector] = await deps.embedder.embed([text]);
     const excludeKeys = (await suppressedKeys(deps.db, userId).execute()).map((r) => r.memory_key);
-    const hits = await deps.index.search({ userId, aiFriendId, vector: vector!, model: deps.embedder.model, topK, excludeKeys });
-    if (hits.length === 0) return memory.MemoriesResponse.encode({ memories: [] }).finish();
+    const words = await lexical.search({ userId, aiFriendId, text, excludeKeys });
+    const cosines = new Map<string, number>();
+    if (meaningfulVectors(deps.embedder)) {
+      const [vector] = await deps.embedder.embed([text]);
+      for (const h of await deps.index.search({ userId, aiFriendId, vector: vector!, model: deps.embedder.model, topK: RETRIEVAL.fusionDepth, excludeKeys })) cosines.set(h.memoryId, h.score);
+    }
+    const fused = fuseRankings([words.slice(0, RETRIEVAL.fusionDepth).map((h) => h.memoryId), [...cosines.keys()]], RETRIEVAL.rrfK);
+    if (fused.size === 0) return memory.MemoriesResponse.encode({ memories: [] }).finish();
     const rows = await deps.db
       .selectFrom('memories')
       .selectAll()
-      .where('memory_id', 'in', hits.map((h) => h.memoryId))
+      .where('memory_id', 'in', [...fused.keys()])
       .where('user_id', '=', userId)
       .where('status', '=', 'ACTIVE')
       .execute();
-    const byId = new Map(rows.map((r) => [r.memory_id, r]));
     const excluded = new Set(excludeKeys);
-    const memories = hits.flatMap((h) => {
-      const r = byId.get(h.memoryId);
-      return r && !excluded.has(r.memory_key) ? [toSnippet(r, h.score)] : [];
-    });
+    const lexicalRelevance = new Map(words.map((h) => [h.memoryId, h.relevance]));
+    const memories = rows
+      .filter((r) => !excluded.has(r.memory_key))
+      .map((r): Ranked & { row: Row } => ({ row: r, memoryId: r.memory_id, score: fused.get(r.memory_id)!, lastConfirmedAt: r.last_confirmed_at.getTime(), confidence: r.confidence }))
+      .sort(byRank)
+      .slice(0, topK)
+      .map((m) => toSnippet(m.row, m.score, withCosine(lexicalRelevance.get(m.memoryId) ?? 0, cosines.get(m.memoryId))));
     return memory.MemoriesResponse.encode({ memories }).finish();
   };
 }

@@ -169,6 +169,41 @@ describe("reRespond: a recorded turn under today's persona constraints, planner 
   });
 });
 
+describe('reRespond over recorded relevance (issue 15)', () => {
+  const retrieved = (relevance: number): orchestrator.RetrievedMemory => ({
+    memoryId: 'mem1',
+    type: 'PREFERENCE',
+    memoryKey: 'pref:hobby:dancing',
+    memoryValue: 'like|dancing',
+    confidence: 0.6,
+    topicIds: [],
+    via: 'structured',
+    relevance,
+  });
+  const withRetrieved = (t: orchestrator.TurnCompleted, m: orchestrator.RetrievedMemory): orchestrator.TurnCompleted =>
+    Events.TurnCompleted.decode(Events.TurnCompleted.encode({ ...t, retrieval: { ...t.retrieval!, memories: [m] } }));
+
+  it('decides the same as the recipe did: an unrelated memory, recorded with relevance 0, stays out of the plan', () => {
+    // given: a turn whose plan surfaced nothing, with a memory loaded as unrelated
+    const turn = withRetrieved(recorded([{ text: GOOD }]), retrieved(0));
+
+    // then
+    expect(reRespond(turn, CONTEXT)).toEqual({ constraints: [], plan: [], gates: [] });
+  });
+
+  it('names the plan fields a recorded relevance would change', () => {
+    // given: the same turn, but the memory recorded as what the message is about
+    const turn = withRetrieved(recorded([{ text: GOOD }]), retrieved(0.9));
+
+    // when
+    const changes = reRespond(turn, CONTEXT);
+
+    // then
+    expect(fields(changes.plan)).toEqual(['plan.answerOutline', 'plan.memoryIds']);
+    expect(changes.plan.find((c) => c.field === 'plan.memoryIds')).toMatchObject({ before: [], after: ['mem1'] });
+  });
+});
+
 describe('createTurnReplay: what each turn was decided from, folded from the log', () => {
   let seq = 0;
   const stored = <T>(type: EventType<T>, value: T, over: Partial<StoredEvent> = {}): StoredEvent =>

@@ -63,13 +63,21 @@ async function startOrchestrator(label: string, opts: { stub?: LlmStub; chat?: C
   const memoryRequests: { name: string; body: memory.FindMemoriesRequest | memory.SearchMemoriesRequest }[] = [];
   if (opts.memories) {
     const found = opts.memories;
+    // A stand-in for memory's relevance: a memory whose value is a word of the query is about it.
+    const answer = (memories: memory.MemorySnippet[], queryText: string) => {
+      const words = new Set(queryText.toLowerCase().split(/[^\p{L}\p{N}]+/u));
+      const relevance = (m: memory.MemorySnippet) => Math.max(m.relevance, words.has(m.memoryValue.replace(/^(like|dislike)\|/, '')) ? 0.8 : 0);
+      return memory.MemoriesResponse.encode({ memories: memories.map((m) => ({ ...m, relevance: relevance(m) })) }).finish();
+    };
     await bus.serveQuery('memory', FIND_MEMORIES, (req) => {
-      memoryRequests.push({ name: FIND_MEMORIES, body: memory.FindMemoriesRequest.decode(req) });
-      return Promise.resolve(memory.MemoriesResponse.encode({ memories: found.slice(0, 2) }).finish());
+      const body = memory.FindMemoriesRequest.decode(req);
+      memoryRequests.push({ name: FIND_MEMORIES, body });
+      return Promise.resolve(answer(found.slice(0, 2), body.queryText));
     });
     await bus.serveQuery('memory', SEARCH_MEMORIES, (req) => {
-      memoryRequests.push({ name: SEARCH_MEMORIES, body: memory.SearchMemoriesRequest.decode(req) });
-      return Promise.resolve(memory.MemoriesResponse.encode({ memories: found.slice(1) }).finish());
+      const body = memory.SearchMemoriesRequest.decode(req);
+      memoryRequests.push({ name: SEARCH_MEMORIES, body });
+      return Promise.resolve(answer(found.slice(1), body.queryText));
     });
   }
   const chat = opts.chat ?? (opts.stub ? createChatClient({ baseUrl: opts.stub.url, apiKey: null, model: 'stub-model', timeoutMs: 5_000, maxRetries: 0, temperature: 0.7 }) : null);
@@ -208,10 +216,12 @@ function failedGates(c: TurnCompleted, pass: number): string[] {
 const GATE_COUNT = 11;
 
 describe('the turn recipe with the offline provider and a memory service', () => {
+  const snippet = { createdAt: undefined, lastConfirmedAt: undefined, score: 0, occurredOn: '', occurredPrecision: '', relevance: 0 };
   const memories: memory.MemorySnippet[] = [
-    { memoryId: randomUUID(), type: 'PREFERENCE', memoryKey: 'pref:food', memoryValue: 'like|sushi', confidence: 0.75, topicIds: [], createdAt: undefined, lastConfirmedAt: undefined, score: 0 },
-    { memoryId: randomUUID(), type: 'FACT', memoryKey: 'fact:occupation', memoryValue: 'nurse', confidence: 0.6, topicIds: ['WORK_SCHOOL'], createdAt: undefined, lastConfirmedAt: undefined, score: 0 },
-    { memoryId: randomUUID(), type: 'FACT', memoryKey: 'fact:diagnosis', memoryValue: 'asthma', confidence: 0.6, topicIds: ['MEDICAL_HEALTH'], createdAt: undefined, lastConfirmedAt: undefined, score: 0.9 },
+    { ...snippet, memoryId: randomUUID(), type: 'PREFERENCE', memoryKey: 'pref:food', memoryValue: 'like|sushi', confidence: 0.75, topicIds: [] },
+    { ...snippet, memoryId: randomUUID(), type: 'FACT', memoryKey: 'fact:occupation', memoryValue: 'nurse', confidence: 0.6, topicIds: ['WORK_SCHOOL'] },
+    // The search finds it relevant to anything; it is sensitive (§14.6) all the same.
+    { ...snippet, memoryId: randomUUID(), type: 'FACT', memoryKey: 'fact:diagnosis', memoryValue: 'asthma', confidence: 0.6, topicIds: ['MEDICAL_HEALTH'], score: 0.9, relevance: 0.9 },
   ];
   let o: Awaited<ReturnType<typeof startOrchestrator>>;
 
@@ -229,8 +239,14 @@ describe('the turn recipe with the offline provider and a memory service', () =>
     // §7.1 step 2: FULL policy loads structured memories; no vector trigger fired.
     expect(completed.retrieval).toMatchObject({ memoryReadPolicy: 'FULL', status: 'ok', vectorSearched: false, vectorTriggers: [] });
     expect(completed.retrieval!.memories.map((m) => m.memoryId)).toEqual(memories.slice(0, 2).map((m) => m.memoryId));
-    expect(o.memoryRequests.at(-1)).toMatchObject({ name: FIND_MEMORIES, body: { userId: user.userId, aiFriendId: user.aiFriendId, readPolicy: 'FULL', limit: 8 } });
-    // §8: the plan chose both touched memories; the reply surfaced exactly those.
+    expect(o.memoryRequests.at(-1)).toMatchObject({
+      name: FIND_MEMORIES,
+      body: { userId: user.userId, aiFriendId: user.aiFriendId, readPolicy: 'FULL', limit: 8, queryText: 'I love sushi and my work as a nurse has been so busy lately, honestly' },
+    });
+    // Issue 15: the recorded retrieval carries each memory's relevance, and the text it was weighed against.
+    expect(completed.retrieval!.memories.map((m) => m.relevance)).toEqual([0.8, 0.8]);
+    expect(completed.retrieval!.queryText).toBe('I love sushi and my work as a nurse has been so busy lately, honestly');
+    // §8: the plan chose both memories the message is about; the reply surfaced exactly those.
     expect(completed.plan!.memoryIds.sort()).toEqual(memories.slice(0, 2).map((m) => m.memoryId).sort());
     expect(completed.surfacedMemoryIds.sort()).toEqual(memories.slice(0, 2).map((m) => m.memoryId).sort());
     expect(completed.assistantText).toMatch(/sushi/);
@@ -254,9 +270,15 @@ describe('the turn recipe with the offline provider and a memory service', () =>
     expect(completed.retrieval!.vectorTriggers).toContain('recall_reference');
     expect(o.memoryRequests.slice(before).map((r) => r.name)).toEqual([FIND_MEMORIES, SEARCH_MEMORIES]);
     expect(completed.retrieval!.memories.map((m) => m.via)).toEqual(['structured', 'structured', 'vector']);
-    // Recall was asked, yet the MEDICAL_HEALTH memory stays out (§14.6).
+    // Recall was asked, yet the MEDICAL_HEALTH memory stays out (§14.6), and the
+    // others are not what "what I told you" is about: nothing is surfaced.
     expect(completed.plan!.recallAsked).toBe(true);
     expect(completed.surfacedMemoryIds).not.toContain(memories[2]!.memoryId);
+    expect(completed.surfacedMemoryIds).toEqual([]);
+
+    // A recall question about what it holds surfaces it.
+    const named = await o.turn(user, 'Do you remember what I said about sushi?');
+    expect(named.completed.surfacedMemoryIds).toEqual([memories[0]!.memoryId]);
 
     const off = await o.turn(user, 'Do you remember what I told you last time?', { decision: { vectorSearchPolicy: 'OFF', memoryReadPolicy: 'NONE' } });
     expect(off.completed.retrieval).toMatchObject({ status: 'skipped', vectorSearched: false, memories: [] });

@@ -314,7 +314,7 @@ describe('rendering proactive messages (RetentionPlanned → TurnCompleted | Ret
   it('nudges a FRIEND with the one most recently confirmed allowlisted fact, read as LIGHT', async () => {
     // given
     const user = await newUser();
-    const occupation = { memoryId: randomUUID(), type: 'FACT', memoryKey: 'fact:occupation', memoryValue: 'art teacher', confidence: 0.8, topicIds: ['WORK_SCHOOL'], createdAt: undefined, lastConfirmedAt: new Date('2026-11-20T00:00:00Z'), score: 0 };
+    const occupation = { memoryId: randomUUID(), type: 'FACT', memoryKey: 'fact:occupation', memoryValue: 'art teacher', confidence: 0.8, topicIds: ['WORK_SCHOOL'], createdAt: undefined, lastConfirmedAt: new Date('2026-11-20T00:00:00Z'), score: 0, occurredOn: '', occurredPrecision: '', relevance: 0 };
     memories.set(user.userId, [
       { ...occupation, memoryId: randomUUID(), memoryKey: 'fact:current_city', memoryValue: 'Seoul', topicIds: [], lastConfirmedAt: new Date('2026-11-21T00:00:00Z') },
       occupation,

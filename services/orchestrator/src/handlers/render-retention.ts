@@ -176,7 +176,7 @@ async function decide(deps: RenderRetentionDeps, event: StoredEvent, planned: Re
   // §14.5 step 2 needs memories; asked only when step 1 does not apply and the stage allows a nudge.
   let retrieval: { status: 'ok' | 'unavailable' | 'skipped'; memories: Awaited<ReturnType<MemoryPort['find']>>['memories']; error: string } = { status: 'skipped', memories: [], error: '' };
   if (RETENTION.nudgeStages.includes(stage) && !('question' in followUpOf(input))) {
-    retrieval = await deps.memory.find({ userId, aiFriendId, readPolicy: RETENTION.memoryReadPolicy, limit: RETENTION.memoryLimit, afterMessageId: last?.user_message_id ?? '' });
+    retrieval = await deps.memory.find({ userId, aiFriendId, readPolicy: RETENTION.memoryReadPolicy, limit: RETENTION.memoryLimit, afterMessageId: last?.user_message_id ?? '', queryText: '' });
   }
   const memories: RetentionMemory[] = retrieval.memories.map((m) => ({
     memoryId: m.memoryId,

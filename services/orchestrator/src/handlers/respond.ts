@@ -273,7 +273,8 @@ async function runRecipe(deps: RespondDeps, event: StoredEvent, routed: TurnRout
       memories: retrieval.memories.map((m) => retrievedToProto(m, m.via)),
       vectorSearched: retrieval.vectorSearched,
       vectorTriggers: triggers,
-      queryText: retrieval.vectorSearched ? retrieval.queryText : '',
+      // The text the memory queries weighed relevance against, when one was asked.
+      queryText: retrieval.status === 'skipped' ? '' : retrieval.queryText,
       error: retrieval.error,
     },
     emotion: { valence: emotion.valence, intensity: emotion.intensity, tags: emotion.tags },
@@ -337,15 +338,22 @@ function fixedReply(pipeline: string, safety: string | undefined, crisisSafe: bo
   return null;
 }
 
+type Found = { memoryId: string; type: string; memoryKey: string; memoryValue: string; confidence: number; topicIds: string[]; relevance: number };
+
 interface RetrievedSet {
   status: 'ok' | 'unavailable' | 'skipped';
-  memories: { memoryId: string; type: string; memoryKey: string; memoryValue: string; confidence: number; topicIds: string[]; via: 'structured' | 'vector' }[];
+  memories: (Found & { via: 'structured' | 'vector' })[];
   vectorSearched: boolean;
   queryText: string;
   error: string;
 }
 
-/** §7.1 steps 2–3 through the memory service; the structured load first, then the vector hits not already there. */
+/**
+ * §7.1 steps 2–3 through the memory service, both asked with the user's message
+ * so each memory comes with its relevance to it (issue 15): the structured load
+ * first, then the search's hits not already there. A memory both found keeps
+ * the higher relevance (the search's may weigh meaning too).
+ */
 async function retrieve(
   deps: RespondDeps,
   userId: string,
@@ -356,20 +364,23 @@ async function retrieve(
   afterMessageId: string,
 ): Promise<RetrievedSet> {
   const limit = RECIPE.memoryLimit[policy] ?? 0;
-  const out: RetrievedSet = { status: 'skipped', memories: [], vectorSearched: false, queryText, error: '' };
-  const add = (found: { memoryId: string; type: string; memoryKey: string; memoryValue: string; confidence: number; topicIds: string[] }[], via: 'structured' | 'vector') => {
+  const query = queryText.slice(0, RECIPE.queryTextMaxChars);
+  const out: RetrievedSet = { status: 'skipped', memories: [], vectorSearched: false, queryText: query, error: '' };
+  const add = (found: readonly Found[], via: 'structured' | 'vector') => {
     for (const m of found) {
-      if (!out.memories.some((x) => x.memoryId === m.memoryId)) out.memories.push({ ...m, via });
+      const known = out.memories.find((x) => x.memoryId === m.memoryId);
+      if (known) known.relevance = Math.max(known.relevance, m.relevance);
+      else out.memories.push({ memoryId: m.memoryId, type: m.type, memoryKey: m.memoryKey, memoryValue: m.memoryValue, confidence: m.confidence, topicIds: m.topicIds, relevance: m.relevance, via });
     }
   };
   if (limit > 0) {
-    const r = await deps.memory.find({ userId, aiFriendId, readPolicy: policy, limit, afterMessageId });
+    const r = await deps.memory.find({ userId, aiFriendId, readPolicy: policy, limit, afterMessageId, queryText: query });
     out.status = r.status;
     out.error = r.error;
     add(r.memories, 'structured');
   }
   if (triggers.length > 0 && out.status !== 'unavailable') {
-    const r = await deps.memory.search({ userId, aiFriendId, queryText: queryText.slice(0, 512), topK: RECIPE.vectorTopK, afterMessageId });
+    const r = await deps.memory.search({ userId, aiFriendId, queryText: query, topK: RECIPE.vectorTopK, afterMessageId });
     out.vectorSearched = true;
     out.status = r.status;
     out.error = r.error;

@@ -159,12 +159,12 @@ describe('offline template responder', () => {
 
   it('names only the user-initiated topic, and calls back the memories the plan chose, surfacing their ids', () => {
     const memories: PlannedMemory[] = [
-      { memoryId: 'm1', type: 'PREFERENCE', key: 'pref:food', value: 'like|sushi', confidence: 0.8, topicIds: [], sensitive: false },
-      { memoryId: 'm2', type: 'FACT', key: 'fact:occupation', value: 'nurse', confidence: 0.8, topicIds: ['WORK_SCHOOL'], sensitive: false },
-      { memoryId: 'm3', type: 'FACT', key: 'fact:pet_name', value: 'bori', confidence: 0.8, topicIds: [], sensitive: false },
+      { memoryId: 'm1', type: 'PREFERENCE', key: 'pref:food', value: 'like|sushi', confidence: 0.8, topicIds: [], relevance: 0.7, sensitive: false },
+      { memoryId: 'm2', type: 'FACT', key: 'fact:occupation', value: 'nurse', confidence: 0.8, topicIds: ['WORK_SCHOOL'], relevance: 0.5, sensitive: false },
+      { memoryId: 'm3', type: 'FACT', key: 'fact:pet_name', value: 'bori', confidence: 0.8, topicIds: [], relevance: 0, sensitive: false },
     ];
     const { plan } = planFor(PERSONA_LIBRARY[0]!, 'FRIEND', 'FRIEND_CHAT', { topics: ['WORK_SCHOOL'], memories });
-    // §10.1: at most 2 unless recall was asked; m3 is not touched by the message.
+    // §10.1: at most 2 unless recall was asked; m3 is not what the message is about (relevance 0).
     expect(plan.memoryIds).toEqual(['m1', 'm2']);
     const r = renderPlan({ plan, preferredName: 'Mina', memories: memories.filter((m) => plan.memoryIds.includes(m.memoryId)), hintTokens: [], seed: 5 });
     expect(r.surfacedMemoryIds).toEqual(['m1', 'm2']);

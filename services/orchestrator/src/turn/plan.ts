@@ -1,4 +1,4 @@
-import { GATES } from '../config.js';
+import { GATES, RECIPE, SURFACING } from '../config.js';
 import type { PersonaConstraints, Tone } from './constraints.js';
 
 /** A memory the turn loaded, with what the planner needs to decide whether to use it. */
@@ -9,6 +9,8 @@ export interface PlannedMemory {
   value: string;
   confidence: number;
   topicIds: string[];
+  /** How much it is about the user's message, 0..1, as retrieved (issue 15). */
+  relevance: number;
   /** §14.6: sensitive unless its sensitive topic is user-initiated this turn. */
   sensitive: boolean;
 }
@@ -48,7 +50,7 @@ export interface PlanInput {
   initiatedNow: readonly string[];
   initiatedRecent: readonly string[];
   suppressedTopics: readonly string[];
-  /** Words of the user's message (norm_no_punct tokens), to find the memories it touches. */
+  /** Words of the user's message (norm_no_punct tokens). */
   userTokens: readonly string[];
   memories: readonly PlannedMemory[];
   recallAsked: boolean;
@@ -84,19 +86,22 @@ export function topicPhrase(topic: string): string {
 }
 
 /**
- * §10.1 and §14.6 at planning time: which memories the reply may use. Never a
- * sensitive one; only those the message touches (shared topic or word), unless
- * the user asked for recall; at most 2 (1 in retention) unless recall was asked.
+ * §10.1, §13 and §14.6 at planning time (issue 15): which memories the reply
+ * may use. Never a sensitive one, and only what the message is about: in an
+ * ordinary turn those of relevance ≥ SURFACING.relevanceThreshold, at most 2
+ * (§10.1); on a recall question ("do you remember …") the search's answer from
+ * the lower SURFACING.recallThreshold up, at most topK (§13); in retention at
+ * most 1. Most relevant first, equal ones in the order retrieved. Nothing is
+ * surfaced just because it exists.
  */
-export function chooseMemories(input: Pick<PlanInput, 'memories' | 'initiatedNow' | 'userTokens' | 'recallAsked' | 'source'>): PlannedMemory[] {
-  const words = new Set(input.userTokens.filter((t) => t.length > 2));
-  const usable = input.memories.filter((m) => !m.sensitive);
-  const touched = usable.filter(
-    (m) => m.topicIds.some((t) => input.initiatedNow.includes(t)) || `${m.key} ${m.value}`.toLowerCase().split(/[^\p{L}\p{N}]+/u).some((w) => words.has(w)),
-  );
-  const limit = input.source === 'retention' ? GATES.personalFacts.retention : input.recallAsked ? usable.length : GATES.personalFacts.chat;
-  const chosen = touched.length > 0 ? touched : input.recallAsked ? usable : [];
-  return chosen.slice(0, limit);
+export function chooseMemories(input: Pick<PlanInput, 'memories' | 'recallAsked' | 'source'>): PlannedMemory[] {
+  const recall = input.source === 'chat' && input.recallAsked;
+  const threshold = recall ? SURFACING.recallThreshold : SURFACING.relevanceThreshold;
+  const limit = input.source === 'retention' ? GATES.personalFacts.retention : recall ? RECIPE.vectorTopK : GATES.personalFacts.chat;
+  return input.memories
+    .filter((m) => !m.sensitive && m.relevance >= threshold)
+    .sort((a, b) => b.relevance - a.relevance)
+    .slice(0, limit);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { GATES, RECIPE, SURFACING } from '../config.js';
 import { PERSONA_LIBRARY } from '../personas/library.js';
 import { styleOf } from '../personas/assign.js';
 import { personaConstraints, type ConstraintInput } from './constraints.js';
@@ -132,18 +133,86 @@ describe('the plan', () => {
   });
 });
 
-describe('choosing memories (§10.1, §14.6)', () => {
-  const m = (id: string, over: Partial<PlannedMemory> = {}): PlannedMemory => ({ memoryId: id, type: 'FACT', key: `fact:${id}`, value: id, confidence: 0.7, topicIds: [], sensitive: false, ...over });
-  const all = [m('sushi', { type: 'PREFERENCE', key: 'pref:food', value: 'like|sushi' }), m('nurse', { topicIds: ['WORK_SCHOOL'] }), m('seoul'), m('asthma', { sensitive: true })];
-
-  it('uses only memories the message touches, at most 2, never a sensitive one', () => {
-    expect(chooseMemories({ memories: all, initiatedNow: ['WORK_SCHOOL'], userTokens: ['sushi', 'asthma', 'seoul'], recallAsked: false, source: 'chat' }).map((x) => x.memoryId)).toEqual(['sushi', 'nurse']);
-    expect(chooseMemories({ memories: all, initiatedNow: [], userTokens: ['hello'], recallAsked: false, source: 'chat' })).toEqual([]);
+describe('choosing memories (§10.1, §13, §14.6; issue 15: only what the message is about)', () => {
+  const m = (id: string, relevance: number, over: Partial<PlannedMemory> = {}): PlannedMemory => ({
+    memoryId: id,
+    type: 'FACT',
+    key: `fact:${id}`,
+    value: id,
+    confidence: 0.7,
+    topicIds: [],
+    relevance,
+    sensitive: false,
+    ...over,
   });
 
-  it('uses more when recall was asked, and at most 1 in retention', () => {
-    expect(chooseMemories({ memories: all, initiatedNow: [], userTokens: ['remember'], recallAsked: true, source: 'chat' }).map((x) => x.memoryId)).toEqual(['sushi', 'nurse', 'seoul']);
-    expect(chooseMemories({ memories: all, initiatedNow: ['WORK_SCHOOL'], userTokens: ['sushi'], recallAsked: false, source: 'retention' })).toHaveLength(1);
+  it('surfaces a relevant memory and not an unrelated one ("I had pasta for lunch")', () => {
+    // given: what memory answered for the message, with its relevance to it
+    const pasta = m('pasta', 0.59, { type: 'PREFERENCE', key: 'pref:food:pasta', value: 'like|pasta' });
+    const dancing = m('dancing', 0, { type: 'PREFERENCE', key: 'pref:hobby:dancing', value: 'like|dancing' });
+
+    // when
+    const chosen = chooseMemories({ memories: [dancing, pasta], recallAsked: false, source: 'chat' });
+
+    // then
+    expect(chosen.map((x) => x.memoryId)).toEqual(['pasta']);
+  });
+
+  it('surfaces nothing just because it exists: below the threshold is not about the message', () => {
+    expect(chooseMemories({ memories: [m('a', 0), m('b', SURFACING.relevanceThreshold - 0.01)], recallAsked: false, source: 'chat' })).toEqual([]);
+    expect(chooseMemories({ memories: [m('a', SURFACING.relevanceThreshold)], recallAsked: false, source: 'chat' }).map((x) => x.memoryId)).toEqual(['a']);
+  });
+
+  it('takes the most relevant first, at most 2, never a sensitive one', () => {
+    // given
+    const memories = [m('low', 0.45), m('asthma', 0.95, { sensitive: true }), m('high', 0.9), m('mid', 0.6)];
+
+    // when
+    const chosen = chooseMemories({ memories, recallAsked: false, source: 'chat' });
+
+    // then
+    expect(chosen.map((x) => x.memoryId)).toEqual(['high', 'mid']);
+    expect(chosen).toHaveLength(GATES.personalFacts.chat);
+  });
+
+  it('keeps the retrieved order between equally relevant memories', () => {
+    expect(chooseMemories({ memories: [m('first', 0.5), m('second', 0.5), m('third', 0.5)], recallAsked: false, source: 'chat' }).map((x) => x.memoryId)).toEqual(['first', 'second']);
+  });
+
+  it('on a recall question, surfaces from the lower recall threshold up, best first, up to topK', () => {
+    // given: relevance between the two thresholds, and an unrelated memory
+    const between = (SURFACING.recallThreshold + SURFACING.relevanceThreshold) / 2;
+    const memories = [m('unrelated', 0), m('b', between), m('a', 0.8), m('c', between), m('d', between), m('e', between)];
+
+    // when
+    const recalled = chooseMemories({ memories, recallAsked: true, source: 'chat' });
+    const ordinary = chooseMemories({ memories, recallAsked: false, source: 'chat' });
+
+    // then
+    expect(recalled.map((x) => x.memoryId)).toEqual(['a', 'b', 'c', 'd']);
+    expect(recalled).toHaveLength(RECIPE.vectorTopK);
+    expect(ordinary.map((x) => x.memoryId)).toEqual(['a']);
+  });
+
+  it('on a recall question about nothing it holds, surfaces nothing', () => {
+    expect(chooseMemories({ memories: [m('a', 0), m('b', 0)], recallAsked: true, source: 'chat' })).toEqual([]);
+  });
+
+  it('uses at most 1 in retention', () => {
+    expect(chooseMemories({ memories: [m('a', 0.9), m('b', 0.8)], recallAsked: false, source: 'retention' })).toHaveLength(1);
+  });
+
+  it('puts only the chosen memories in the plan\'s callbacks', () => {
+    // given
+    const pasta = m('pasta', 0.59, { type: 'PREFERENCE', key: 'pref:food:pasta', value: 'like|pasta' });
+    const dancing = m('dancing', 0, { type: 'PREFERENCE', key: 'pref:hobby:dancing', value: 'like|dancing' });
+
+    // when
+    const p = plan({ userTokens: ['i', 'had', 'pasta', 'for', 'lunch'], memories: [dancing, pasta] });
+
+    // then
+    expect(p.memoryIds).toEqual(['pasta']);
+    expect(p.outline.filter((o) => o.kind === 'callback').map((o) => o.memoryId)).toEqual(['pasta']);
   });
 });
 

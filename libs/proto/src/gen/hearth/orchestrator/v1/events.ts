@@ -160,6 +160,13 @@ export interface RetrievedMemory {
   topicIds: string[];
   /** structured | vector */
   via: string;
+  /**
+   * How much the memory is about the user's message, 0..1, as the memory
+   * service answered (MemorySnippet.relevance; the higher of the two when both
+   * queries found it). The plan surfaces from these recorded values, so an
+   * audit decides the same; 0 in turns recorded before issue 15.
+   */
+  relevance: number;
 }
 
 /** Retrieval: what the turn asked the memory service and got. */
@@ -172,6 +179,11 @@ export interface Retrieval {
   /** §7.1 step 3: whether vector search ran, and which triggers fired. */
   vectorSearched: boolean;
   vectorTriggers: string[];
+  /**
+   * The text the memory queries weighed relevance against (FindMemories and,
+   * when it ran, SearchMemories); "" when none was asked. Before issue 15 it
+   * was set only when vector search ran.
+   */
   queryText: string;
   error: string;
 }
@@ -2154,7 +2166,7 @@ export const EmotionReading: MessageFns<EmotionReading> = {
 };
 
 function createBaseRetrievedMemory(): RetrievedMemory {
-  return { memoryId: "", type: "", memoryKey: "", memoryValue: "", confidence: 0, topicIds: [], via: "" };
+  return { memoryId: "", type: "", memoryKey: "", memoryValue: "", confidence: 0, topicIds: [], via: "", relevance: 0 };
 }
 
 export const RetrievedMemory: MessageFns<RetrievedMemory> = {
@@ -2179,6 +2191,9 @@ export const RetrievedMemory: MessageFns<RetrievedMemory> = {
     }
     if (message.via !== "") {
       writer.uint32(58).string(message.via);
+    }
+    if (message.relevance !== 0) {
+      writer.uint32(65).double(message.relevance);
     }
     return writer;
   },
@@ -2252,6 +2267,14 @@ export const RetrievedMemory: MessageFns<RetrievedMemory> = {
             message.via = reader.string();
             continue;
           }
+          case 8: {
+            if (tag !== 65) {
+              break;
+            }
+
+            message.relevance = reader.double();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2289,6 +2312,7 @@ export const RetrievedMemory: MessageFns<RetrievedMemory> = {
         ? object.topic_ids.map((e: any) => globalThis.String(e))
         : [],
       via: isSet(object.via) ? globalThis.String(object.via) : "",
+      relevance: isSet(object.relevance) ? globalThis.Number(object.relevance) : 0,
     };
   },
 
@@ -2315,6 +2339,9 @@ export const RetrievedMemory: MessageFns<RetrievedMemory> = {
     if (message.via !== undefined) {
       obj.via = message.via;
     }
+    if (message.relevance !== undefined) {
+      obj.relevance = floatToJson(message.relevance);
+    }
     return obj;
   },
 
@@ -2330,6 +2357,7 @@ export const RetrievedMemory: MessageFns<RetrievedMemory> = {
     message.confidence = object.confidence ?? 0;
     message.topicIds = object.topicIds?.map((e) => e) || [];
     message.via = object.via ?? "";
+    message.relevance = object.relevance ?? 0;
     return message;
   },
 };

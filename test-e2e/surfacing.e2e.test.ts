@@ -1,0 +1,103 @@
+// Surfacing only what the message is about (issue 15, inside turn-pipeline
+// §10.1 and §13), through the HTTP API against Hearth started as the README
+// starts it (scripts/start, offline provider, Postgres): a memory the message is
+// about is surfaced, an unrelated one is not, whatever exists; a recall question
+// searches; the recorded retrieval carries each memory's relevance.
+import { randomUUID } from 'node:crypto';
+import { HearthClient, onboard, settled, type Reply } from './support/client.js';
+import { startHearth, type RunningHearth } from './support/process.js';
+
+interface MemoryBody {
+  memory_id: string;
+  memory_key: string;
+  memory_value: string;
+}
+
+interface RetrievedJson {
+  memoryId: string;
+  relevance?: number;
+}
+
+describe('surfacing memories through the HTTP API (scripts/start, Postgres)', () => {
+  let hearth: RunningHearth;
+  let anon: HearthClient;
+
+  beforeAll(async () => {
+    hearth = await startHearth({ mode: 'all', database: 'postgres' });
+    anon = new HearthClient(hearth.url);
+  });
+
+  afterAll(async () => {
+    expect(await hearth?.stop()).toEqual([0]);
+  });
+
+  async function say(me: HearthClient, conversation: string, text: string): Promise<Reply> {
+    const r = await me.say(conversation, text);
+    expect(r.status).toBe(200);
+    return r;
+  }
+
+  /** The user's ACTIVE memories once `done` holds: memory writes back moments after the reply. */
+  async function memoriesWhen(me: HearthClient, done: (ms: MemoryBody[]) => boolean): Promise<MemoryBody[]> {
+    const r = await settled(
+      () => me.call('GET', '/v1/me/memories'),
+      (x) => x.status === 200 && done(x.body.memories as MemoryBody[]),
+    );
+    expect(r.status).toBe(200);
+    return r.body.memories as MemoryBody[];
+  }
+
+  /** What the turn recorded it retrieved, with relevance (protobuf JSON leaves out a 0). */
+  async function retrieved(messageId: string): Promise<Map<string, number>> {
+    const admin = await anon.as({ admin: true });
+    const trail = await admin.call('GET', `/v1/admin/turns/${messageId}`);
+    expect(trail.status).toBe(200);
+    const memories = (trail.body.retrieval as { memories?: RetrievedJson[] } | null)?.memories ?? [];
+    return new Map(memories.map((m) => [m.memoryId, m.relevance ?? 0]));
+  }
+
+  it('"I remember you like dancing" never answers "I had pasta for lunch" nor any message that merely says "like"; one about dancing surfaces it', async () => {
+    // given: the friend knows the user likes dancing
+    const me = await onboard(anon);
+    const conversation = randomUUID();
+    await say(me, conversation, 'I love dancing');
+    const memories = await memoriesWhen(me, (ms) => ms.some((m) => m.memory_key === 'pref:hobby:dancing'));
+    const dancing = memories.find((m) => m.memory_key === 'pref:hobby:dancing')!;
+
+    // when
+    const lunch = await say(me, conversation, 'I had pasta for lunch');
+    const lunchRetrieved = await retrieved(lunch.body.message_id);
+    const shoes = await say(me, conversation, 'I really like my new shoes');
+    const dance = await say(me, conversation, 'We went dancing again at the studio');
+    const danceRetrieved = await retrieved(dance.body.message_id);
+
+    // then: loaded both times, but surfaced only when the message is about it
+    expect(lunchRetrieved.get(dancing.memory_id)).toBe(0);
+    expect(lunch.body.assistant.surfaced_memory_ids).not.toContain(dancing.memory_id);
+    expect(lunch.body.assistant.text.toLowerCase()).not.toContain('dancing');
+    expect(shoes.body.assistant.surfaced_memory_ids).not.toContain(dancing.memory_id);
+    expect(shoes.body.assistant.text.toLowerCase()).not.toContain('dancing');
+    expect(danceRetrieved.get(dancing.memory_id)).toBeGreaterThan(0);
+    expect(dance.body.assistant.surfaced_memory_ids).toContain(dancing.memory_id);
+  });
+
+  it('a recall question searches and surfaces what it is about, not whatever exists', async () => {
+    // given
+    const me = await onboard(anon);
+    const conversation = randomUUID();
+    await say(me, conversation, 'I love jazz music');
+    await say(me, conversation, 'I work as a nurse');
+    const memories = await memoriesWhen(me, (ms) => ms.some((m) => m.memory_key === 'fact:occupation') && ms.some((m) => m.memory_key === 'pref:music:jazz'));
+    const jazz = memories.find((m) => m.memory_key === 'pref:music:jazz')!;
+    const nurse = memories.find((m) => m.memory_key === 'fact:occupation')!;
+
+    // when
+    const recall = await say(me, conversation, 'Do you remember what music I listen to?');
+    const vague = await say(me, conversation, 'Do you remember what I told you?');
+
+    // then
+    expect(recall.body.assistant.surfaced_memory_ids).toContain(jazz.memory_id);
+    expect(recall.body.assistant.surfaced_memory_ids).not.toContain(nurse.memory_id);
+    expect(vague.body.assistant.surfaced_memory_ids).toEqual([]);
+  });
+});
