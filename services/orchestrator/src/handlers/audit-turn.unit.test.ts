@@ -179,6 +179,8 @@ describe('reRespond over recorded relevance (issue 15)', () => {
     topicIds: [],
     via: 'structured',
     relevance,
+    occurredOn: '',
+    occurredPrecision: '',
   });
   const withRetrieved = (t: orchestrator.TurnCompleted, m: orchestrator.RetrievedMemory): orchestrator.TurnCompleted =>
     Events.TurnCompleted.decode(Events.TurnCompleted.encode({ ...t, retrieval: { ...t.retrieval!, memories: [m] } }));

@@ -85,8 +85,8 @@ export function verdictToProto(v: PassVerdict): orchestrator.GateVerdict {
 
 /** A memory the turn loaded, as `Retrieval.memories` records it. */
 export function retrievedToProto(
-  m: { memoryId: string; type: string; memoryKey: string; memoryValue: string; confidence: number; topicIds: string[]; relevance: number },
+  m: { memoryId: string; type: string; memoryKey: string; memoryValue: string; confidence: number; topicIds: string[]; relevance: number; occurredOn: string; occurredPrecision: string },
   via: 'structured' | 'vector',
 ): orchestrator.RetrievedMemory {
-  return { memoryId: m.memoryId, type: m.type, memoryKey: m.memoryKey, memoryValue: m.memoryValue, confidence: m.confidence, topicIds: m.topicIds, via, relevance: m.relevance };
+  return { memoryId: m.memoryId, type: m.type, memoryKey: m.memoryKey, memoryValue: m.memoryValue, confidence: m.confidence, topicIds: m.topicIds, via, relevance: m.relevance, occurredOn: m.occurredOn, occurredPrecision: m.occurredPrecision };
 }

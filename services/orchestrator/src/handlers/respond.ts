@@ -338,7 +338,7 @@ function fixedReply(pipeline: string, safety: string | undefined, crisisSafe: bo
   return null;
 }
 
-type Found = { memoryId: string; type: string; memoryKey: string; memoryValue: string; confidence: number; topicIds: string[]; relevance: number };
+type Found = { memoryId: string; type: string; memoryKey: string; memoryValue: string; confidence: number; topicIds: string[]; relevance: number; occurredOn: string; occurredPrecision: string };
 
 interface RetrievedSet {
   status: 'ok' | 'unavailable' | 'skipped';
@@ -370,7 +370,7 @@ async function retrieve(
     for (const m of found) {
       const known = out.memories.find((x) => x.memoryId === m.memoryId);
       if (known) known.relevance = Math.max(known.relevance, m.relevance);
-      else out.memories.push({ memoryId: m.memoryId, type: m.type, memoryKey: m.memoryKey, memoryValue: m.memoryValue, confidence: m.confidence, topicIds: m.topicIds, relevance: m.relevance, via });
+      else out.memories.push({ memoryId: m.memoryId, type: m.type, memoryKey: m.memoryKey, memoryValue: m.memoryValue, confidence: m.confidence, topicIds: m.topicIds, relevance: m.relevance, occurredOn: m.occurredOn, occurredPrecision: m.occurredPrecision, via });
     }
   };
   if (limit > 0) {

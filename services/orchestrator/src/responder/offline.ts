@@ -1,3 +1,4 @@
+import { toSecondPerson } from '@hearth/text';
 import { intimacyGate, lexiconGate, quirksGate } from '../gates/index.js';
 import type { Tone } from '../turn/constraints.js';
 import { topicPhrase, type OutlineItem, type PlannedMemory, type ResponsePlan } from '../turn/plan.js';
@@ -240,10 +241,41 @@ function lengthen(sentence: string, target: number, seed: number, clauses: reado
   return out;
 }
 
-function memoryPhrase(m: PlannedMemory): string {
+const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** "on 7 May 2023", "in May 2023", "in 2022", "the week of 1 May 2023": a stated date as said back. */
+export function statedWhen(on: string, precision: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(on);
+  if (!m) return '';
+  const [, y, mo, d] = m;
+  const month = MONTH_NAMES[Number(mo) - 1]!;
+  switch (precision) {
+    case 'year':
+      return `in ${y}`;
+    case 'month':
+      return `in ${month} ${y}`;
+    case 'week':
+      return `the week of ${Number(d)} ${month} ${y}`;
+    default:
+      return `on ${Number(d)} ${month} ${y}`;
+  }
+}
+
+/**
+ * A memory said back. Preferences and facts by their key; an event or a
+ * pattern the user told in their own words is said back in them, turned to
+ * "you" (issue 15), with the date they stated when there is one.
+ */
+export function memoryPhrase(m: PlannedMemory): string {
   const value = m.value.replace(/^(like|dislike)\|/, '').replace(/_/g, ' ');
   if (m.value.startsWith('dislike|')) return `I remember you're not a fan of ${value}`;
   if (m.type === 'PREFERENCE') return `I remember you like ${value}`;
+  if ((m.type === 'RELATIONSHIP_EVENT' || m.type === 'EMOTIONAL_PATTERN') && value.split(/\s+/).length >= 3) {
+    const told = toSecondPerson(value.replace(/[\s.!?…,;:]+$/u, ''));
+    const when = statedWhen(m.occurredOn, m.occurredPrecision);
+    const said = /^(?:you|your|you're|you've|you'd|you'll)\b/.test(told) ? told : `you mentioned ${told}`;
+    return when ? `I remember ${said}, ${when}` : `I remember ${said}`;
+  }
   const key = m.key.replace(/^[a-z]+:/, '').replace(/_/g, ' ');
   return `I remember your ${key} is ${value}`;
 }

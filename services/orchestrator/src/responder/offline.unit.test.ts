@@ -4,7 +4,7 @@ import { styleOf } from '../personas/assign.js';
 import { PERSONA_LIBRARY } from '../personas/library.js';
 import { personaConstraints } from '../turn/constraints.js';
 import { planResponse, type PlannedMemory } from '../turn/plan.js';
-import { fallbackReply, renderPlan } from './offline.js';
+import { fallbackReply, memoryPhrase, renderPlan, statedWhen } from './offline.js';
 
 const PIPELINES = ['FRIEND_CHAT', 'EMOTIONAL_SUPPORT', 'INFO_QA', 'ONBOARDING_CHAT'] as const;
 
@@ -159,9 +159,9 @@ describe('offline template responder', () => {
 
   it('names only the user-initiated topic, and calls back the memories the plan chose, surfacing their ids', () => {
     const memories: PlannedMemory[] = [
-      { memoryId: 'm1', type: 'PREFERENCE', key: 'pref:food', value: 'like|sushi', confidence: 0.8, topicIds: [], relevance: 0.7, sensitive: false },
-      { memoryId: 'm2', type: 'FACT', key: 'fact:occupation', value: 'nurse', confidence: 0.8, topicIds: ['WORK_SCHOOL'], relevance: 0.5, sensitive: false },
-      { memoryId: 'm3', type: 'FACT', key: 'fact:pet_name', value: 'bori', confidence: 0.8, topicIds: [], relevance: 0, sensitive: false },
+      { memoryId: 'm1', type: 'PREFERENCE', key: 'pref:food', value: 'like|sushi', confidence: 0.8, topicIds: [], relevance: 0.7, occurredOn: '', occurredPrecision: '', sensitive: false },
+      { memoryId: 'm2', type: 'FACT', key: 'fact:occupation', value: 'nurse', confidence: 0.8, topicIds: ['WORK_SCHOOL'], relevance: 0.5, occurredOn: '', occurredPrecision: '', sensitive: false },
+      { memoryId: 'm3', type: 'FACT', key: 'fact:pet_name', value: 'bori', confidence: 0.8, topicIds: [], relevance: 0, occurredOn: '', occurredPrecision: '', sensitive: false },
     ];
     const { plan } = planFor(PERSONA_LIBRARY[0]!, 'FRIEND', 'FRIEND_CHAT', { topics: ['WORK_SCHOOL'], memories });
     // §10.1: at most 2 unless recall was asked; m3 is not what the message is about (relevance 0).
@@ -170,5 +170,42 @@ describe('offline template responder', () => {
     expect(r.surfacedMemoryIds).toEqual(['m1', 'm2']);
     expect(r.text).toMatch(/sushi/);
     expect(r.text).toMatch(/nurse/);
+  });
+});
+
+describe('memoryPhrase: a memory said back (issue 15)', () => {
+  const planned = (over: Partial<PlannedMemory>): PlannedMemory => ({
+    memoryId: 'm',
+    type: 'RELATIONSHIP_EVENT',
+    key: 'event:relationship:2023_05:book_club_inspiring',
+    value: 'i went to a book club and it was so inspiring.',
+    confidence: 0.6,
+    topicIds: [],
+    relevance: 0.8,
+    occurredOn: '2023-05-07',
+    occurredPrecision: 'day',
+    sensitive: false,
+    ...over,
+  });
+
+  it('tells an event in the user’s words, turned to "you", with the date they stated', () => {
+    expect(memoryPhrase(planned({}))).toBe('I remember you went to a book club and it was so inspiring, on 7 May 2023');
+    expect(memoryPhrase(planned({ value: "i'm gonna take my kids to the aquarium", occurredOn: '2023-06-01', occurredPrecision: 'month' }))).toBe(
+      "I remember you're gonna take your kids to the aquarium, in June 2023",
+    );
+    expect(memoryPhrase(planned({ value: 'researching piano teachers for my daughter', occurredOn: '', occurredPrecision: '' }))).toBe(
+      'I remember you mentioned researching piano teachers for your daughter',
+    );
+  });
+
+  it('keeps preferences and facts by their key', () => {
+    expect(memoryPhrase(planned({ type: 'PREFERENCE', key: 'pref:food:sushi', value: 'dislike|sushi' }))).toBe("I remember you're not a fan of sushi");
+    expect(memoryPhrase(planned({ type: 'FACT', key: 'fact:current_city', value: 'busan' }))).toBe('I remember your current city is busan');
+  });
+
+  it('says a stated date at its precision', () => {
+    expect(statedWhen('2022-01-01', 'year')).toBe('in 2022');
+    expect(statedWhen('2023-05-01', 'week')).toBe('the week of 1 May 2023');
+    expect(statedWhen('', '')).toBe('');
   });
 });

@@ -11,6 +11,10 @@ export interface PlannedMemory {
   topicIds: string[];
   /** How much it is about the user's message, 0..1, as retrieved (issue 15). */
   relevance: number;
+  /** YYYY-MM-DD the user stated, or '': a recalled event is told with its date. */
+  occurredOn: string;
+  /** day | week | month | year, or ''. */
+  occurredPrecision: string;
   /** §14.6: sensitive unless its sensitive topic is user-initiated this turn. */
   sensitive: boolean;
 }

@@ -142,6 +142,8 @@ describe('choosing memories (§10.1, §13, §14.6; issue 15: only what the messa
     confidence: 0.7,
     topicIds: [],
     relevance,
+    occurredOn: '',
+    occurredPrecision: '',
     sensitive: false,
     ...over,
   });

@@ -26,6 +26,9 @@ export interface RetrievedMemory {
   topicIds: string[];
   /** 0..1 as the memory service answered (issue 15); what the plan surfaces by. */
   relevance: number;
+  /** YYYY-MM-DD the user stated, or '' (issue 15). */
+  occurredOn: string;
+  occurredPrecision: string;
 }
 
 /** What the recipe decides a reply from, once loaded (or, in an audit, recorded). */
@@ -90,7 +93,7 @@ export function planTurn(f: TurnFacts): PlannedTurn {
   const recall = !f.proactive && recallAsked(f.normalized.normNoPunct);
   const memories: PlannedMemory[] = f.retrieved.map((m) => {
     const surfaced = { memoryId: m.memoryId, type: m.type, key: m.memoryKey, value: m.memoryValue, topicIds: m.topicIds };
-    return { ...surfaced, confidence: m.confidence, relevance: m.relevance, sensitive: isSensitive(surfaced, 'chat') && !m.topicIds.some((t) => initiatedNow.includes(t)) };
+    return { ...surfaced, confidence: m.confidence, relevance: m.relevance, occurredOn: m.occurredOn, occurredPrecision: m.occurredPrecision, sensitive: isSensitive(surfaced, 'chat') && !m.topicIds.some((t) => initiatedNow.includes(t)) };
   });
   const emotion = analyzeEmotion(f.normalized.normNoPunct);
   const previousAskedQuestion = f.history[0]?.askedQuestion ?? false;

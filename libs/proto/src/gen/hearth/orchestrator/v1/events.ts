@@ -167,6 +167,13 @@ export interface RetrievedMemory {
    * audit decides the same; 0 in turns recorded before issue 15.
    */
   relevance: number;
+  /**
+   * When what it tells happened, as the user stated it (MemorySnippet.occurred_on):
+   * a recalled event is told with its date. "" for none.
+   */
+  occurredOn: string;
+  /** day | week | month | year, or "" (MemorySnippet.occurred_precision). */
+  occurredPrecision: string;
 }
 
 /** Retrieval: what the turn asked the memory service and got. */
@@ -2166,7 +2173,18 @@ export const EmotionReading: MessageFns<EmotionReading> = {
 };
 
 function createBaseRetrievedMemory(): RetrievedMemory {
-  return { memoryId: "", type: "", memoryKey: "", memoryValue: "", confidence: 0, topicIds: [], via: "", relevance: 0 };
+  return {
+    memoryId: "",
+    type: "",
+    memoryKey: "",
+    memoryValue: "",
+    confidence: 0,
+    topicIds: [],
+    via: "",
+    relevance: 0,
+    occurredOn: "",
+    occurredPrecision: "",
+  };
 }
 
 export const RetrievedMemory: MessageFns<RetrievedMemory> = {
@@ -2194,6 +2212,12 @@ export const RetrievedMemory: MessageFns<RetrievedMemory> = {
     }
     if (message.relevance !== 0) {
       writer.uint32(65).double(message.relevance);
+    }
+    if (message.occurredOn !== "") {
+      writer.uint32(74).string(message.occurredOn);
+    }
+    if (message.occurredPrecision !== "") {
+      writer.uint32(82).string(message.occurredPrecision);
     }
     return writer;
   },
@@ -2275,6 +2299,22 @@ export const RetrievedMemory: MessageFns<RetrievedMemory> = {
             message.relevance = reader.double();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.occurredOn = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.occurredPrecision = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2313,6 +2353,16 @@ export const RetrievedMemory: MessageFns<RetrievedMemory> = {
         : [],
       via: isSet(object.via) ? globalThis.String(object.via) : "",
       relevance: isSet(object.relevance) ? globalThis.Number(object.relevance) : 0,
+      occurredOn: isSet(object.occurredOn)
+        ? globalThis.String(object.occurredOn)
+        : isSet(object.occurred_on)
+        ? globalThis.String(object.occurred_on)
+        : "",
+      occurredPrecision: isSet(object.occurredPrecision)
+        ? globalThis.String(object.occurredPrecision)
+        : isSet(object.occurred_precision)
+        ? globalThis.String(object.occurred_precision)
+        : "",
     };
   },
 
@@ -2342,6 +2392,12 @@ export const RetrievedMemory: MessageFns<RetrievedMemory> = {
     if (message.relevance !== undefined) {
       obj.relevance = floatToJson(message.relevance);
     }
+    if (message.occurredOn !== undefined) {
+      obj.occurredOn = message.occurredOn;
+    }
+    if (message.occurredPrecision !== undefined) {
+      obj.occurredPrecision = message.occurredPrecision;
+    }
     return obj;
   },
 
@@ -2358,6 +2414,8 @@ export const RetrievedMemory: MessageFns<RetrievedMemory> = {
     message.topicIds = object.topicIds?.map((e) => e) || [];
     message.via = object.via ?? "";
     message.relevance = object.relevance ?? 0;
+    message.occurredOn = object.occurredOn ?? "";
+    message.occurredPrecision = object.occurredPrecision ?? "";
     return message;
   },
 };
