@@ -11,14 +11,11 @@
 import { statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
-import pg from 'pg';
-import { ApiCallError } from '../bench/lib/api-client.js';
-import { canConnect } from '@hearth/testing';
+import { Command } from 'commander';
 import { intArg, log, requiredServerEnv, type ServerEnv } from '../bench/lib/cli.js';
 import { createProgress } from '../bench/lib/progress.js';
 import { CountingApi } from './lib/api.js';
-import { startHearthChild, type HearthChild } from './lib/hearth-process.js';
+import { baseUrlArg, checkVirtualClock, describeDatabase, handleInterrupts, serversProblem, startHearthChild, type HearthChild } from './lib/hearth-process.js';
 import { LOCOMO_FILE, loadLocomo, planConversation } from './lib/locomo.js';
 import { replayConversation, type ConversationResult } from './lib/replay.js';
 import { aggregate, renderReport, type EvalReport } from './lib/summary.js';
@@ -36,16 +33,6 @@ interface Options {
   json?: string;
 }
 
-function baseUrl(value: string): string {
-  try {
-    const u = new URL(value);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http');
-    return u.origin;
-  } catch {
-    throw new InvalidArgumentError('expected a URL such as http://127.0.0.1:8080');
-  }
-}
-
 const program: Command = new Command('eval:conversations')
   .description("Replays LoCoMo's multi-session conversations through Hearth's HTTP API on the virtual clock, and reports outcomes, gates, relationship and style bands")
   .option('--data <path>', `the shared data directory holding ${LOCOMO_FILE} (or that file itself)`, DEFAULT_DATA_DIR)
@@ -57,7 +44,7 @@ const program: Command = new Command('eval:conversations')
   .parse();
 
 const opts = program.opts<Options>();
-if (opts.url) opts.url = baseUrl(opts.url);
+if (opts.url) opts.url = baseUrlArg(opts.url);
 
 /** NATS_URL and DATABASE_URL, both required when the eval starts Hearth itself (as for the benches). */
 function serverEnv(): ServerEnv {
@@ -66,24 +53,6 @@ function serverEnv(): ServerEnv {
     'the eval starts Hearth on NATS_URL (JetStream) and DATABASE_URL (Postgres): set both, ' +
       'e.g. NATS_URL=nats://127.0.0.1:4222 DATABASE_URL=postgres://postgres@127.0.0.1:5432/hearth_test, or pass --url of a running Hearth',
   );
-}
-
-/** Fails with the variable's name when its server does not answer. */
-async function checkServers(env: ServerEnv): Promise<void> {
-  const first = env.NATS_URL.split(',')[0]!.trim();
-  const nats = new URL(first.includes('://') ? first : `nats://${first}`);
-  if (!(await canConnect(nats.hostname, Number(nats.port || 4222), 2_000))) {
-    program.error(`NATS_URL=${env.NATS_URL}: nothing answers on ${nats.hostname}:${nats.port || 4222}`);
-  }
-  const client = new pg.Client({ connectionString: env.DATABASE_URL, connectionTimeoutMillis: 5_000 });
-  try {
-    await client.connect();
-    await client.query('SELECT 1');
-  } catch (err) {
-    program.error(`DATABASE_URL: cannot connect (${(err as Error).message})`);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
 }
 
 function locomoPath(data: string): string {
@@ -95,35 +64,8 @@ function locomoPath(data: string): string {
   }
 }
 
-function describeDatabase(url: string): string {
-  const u = new URL(url);
-  return `Postgres ${u.hostname}:${u.port || 5432}${u.pathname}`;
-}
-
-/**
- * A second signal within this long is the same Ctrl-C: the terminal signals the
- * whole process group, and tsx relays the signal it got to this process too.
- */
-const SAME_SIGNAL_MS = 1_000;
-
-let interrupted = false;
-let interruptedAt = 0;
+const interrupts = handleInterrupts();
 let hearth: HearthChild | undefined;
-/** SIGKILL of the Hearth child, from the moment it is spawned. */
-let killHearth: (() => void) | undefined;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (interrupted && performance.now() - interruptedAt < SAME_SIGNAL_MS) return;
-    if (interrupted) {
-      killHearth?.();
-      log(`${signal} again: exiting now${hearth ? `; namespace ${hearth.namespace} (streams, schemas) is left behind` : ''}`);
-      process.exit(130);
-    }
-    interrupted = true;
-    interruptedAt = performance.now();
-    log(`${signal}: finishing the turn in flight, then reporting and cleaning up (again to exit now)`);
-  });
-}
 
 async function main(): Promise<number> {
   const file = locomoPath(opts.data);
@@ -139,21 +81,16 @@ async function main(): Promise<number> {
       target = { mode: 'external', url: opts.url };
     } else {
       const env = serverEnv();
-      await checkServers(env);
+      const problem = await serversProblem(env);
+      if (problem) program.error(problem);
       log(`starting Hearth (scripts/start) on ${describeDatabase(env.DATABASE_URL)}, NATS ${env.NATS_URL}`);
-      hearth = await startHearthChild({ natsUrl: env.NATS_URL, databaseUrl: env.DATABASE_URL, onSpawn: (kill) => (killHearth = kill) });
+      hearth = await startHearthChild({ natsUrl: env.NATS_URL, databaseUrl: env.DATABASE_URL, onSpawn: (kill) => interrupts.watch({ kill }) });
+      interrupts.watch({ namespace: hearth.namespace });
       log(`Hearth is ready at ${hearth.url} (namespace ${hearth.namespace})`);
       target = { mode: 'started', url: hearth.url, namespace: hearth.namespace, database: describeDatabase(env.DATABASE_URL), nats: env.NATS_URL };
     }
     const api = new CountingApi(target.url);
-    try {
-      // The dev clock answers a token only: any dev token.
-      const { token } = await api.call<{ token: string }>('POST', '/v1/dev/token', { body: {} });
-      await api.call('GET', '/v1/dev/clock', { token });
-    } catch (err) {
-      if (err instanceof ApiCallError && err.status === 0) throw new Error(`${target.url} does not answer (${err.code})`, { cause: err });
-      throw new Error(`${target.url} has no virtual clock (${(err as Error).message}): the eval needs Hearth in dev mode (HEARTH_ENV dev or test)`, { cause: err });
-    }
+    await checkVirtualClock(api);
 
     const startedAt = new Date().toISOString();
     const progress = createProgress(total, 'user turns');
@@ -161,13 +98,13 @@ async function main(): Promise<number> {
     const t0 = performance.now();
     // One conversation at a time: the virtual clock is shared by every user.
     for (const plan of plans) {
-      if (interrupted) break;
+      if (interrupts.requested()) break;
       results.push(
         await replayConversation(plan, {
           api,
           lineGapSeconds: opts.lineGap,
           onTurn: () => progress.tick(api.errorCount),
-          stopRequested: () => interrupted,
+          stopRequested: interrupts.requested,
         }),
       );
     }
@@ -179,7 +116,7 @@ async function main(): Promise<number> {
       target,
       data: { file: shownFile, conversations: plans.length, maxTurns: opts.turns ?? null, lineGapSeconds: opts.lineGap },
       wallMs,
-      interrupted,
+      interrupted: interrupts.requested(),
       conversations: results.map(({ turns: _t, ...c }) => c),
       overall: aggregate(results, wallMs, { requests: api.requests, errors: api.errors }),
       turns: results.flatMap((c) => c.turns),
@@ -190,7 +127,7 @@ async function main(): Promise<number> {
       log(`full report written to ${opts.json}`);
     }
     log(`done in ${((performance.now() - t0) / 1000).toFixed(1)} s of replay`);
-    if (interrupted) return 130;
+    if (interrupts.requested()) return 130;
     return report.overall.http.errors > 0 || report.overall.failed > 0 ? 1 : 0;
   } finally {
     await hearth?.stop();

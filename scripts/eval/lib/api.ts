@@ -1,4 +1,13 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiCallError, ApiClient } from '../../bench/lib/api-client.js';
+
+/**
+ * Real seconds between two tries of a request answered 429. The client does not
+ * see Retry-After; the chat limit's windows (20 s burst, 60 s per minute) pass
+ * within RATE_LIMIT_WAITS × this.
+ */
+const RATE_LIMIT_WAIT_MS = 2_000;
+const RATE_LIMIT_WAITS = 40;
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
@@ -15,6 +24,8 @@ export class UnexpectedBodyError extends Error {
  */
 export class CountingApi {
   requests = 0;
+  /** Requests answered 429 and sent again after a wait. */
+  rateLimited = 0;
   readonly errors = new Map<string, number>();
   private readonly client: ApiClient;
 
@@ -28,15 +39,26 @@ export class CountingApi {
     return n;
   }
 
-  /** One request; a non-200 (or no answer) is counted and rethrown as {@link ApiCallError}. */
+  /**
+   * One request; a non-200 (or no answer) is counted and rethrown as {@link ApiCallError}.
+   * A 429 (a Hearth run with its rate limits on, e.g. --url) is waited out and
+   * sent again, counted in `rateLimited`, up to {@link RATE_LIMIT_WAITS} times.
+   */
   async call<T>(method: string, path: string, opts: { token?: string; body?: unknown } = {}): Promise<T> {
-    this.requests++;
-    try {
-      return await this.client.call<T>(method, path, opts);
-    } catch (err) {
-      const key = err instanceof ApiCallError ? `${method} ${routeOf(path)} → ${err.status || 'no response'} ${err.code}` : `${method} ${routeOf(path)} → ${String(err)}`;
-      this.countError(key);
-      throw err;
+    for (let waits = 0; ; waits++) {
+      this.requests++;
+      try {
+        return await this.client.call<T>(method, path, opts);
+      } catch (err) {
+        if (err instanceof ApiCallError && err.status === 429 && waits < RATE_LIMIT_WAITS) {
+          this.rateLimited++;
+          await sleep(RATE_LIMIT_WAIT_MS);
+          continue;
+        }
+        const key = err instanceof ApiCallError ? `${method} ${routeOf(path)} → ${err.status || 'no response'} ${err.code}` : `${method} ${routeOf(path)} → ${String(err)}`;
+        this.countError(key);
+        throw err;
+      }
     }
   }
 

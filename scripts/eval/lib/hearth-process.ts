@@ -4,8 +4,12 @@
 // and schemas removed.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
-import { cleanupNamespace, dropSchemas, freePort, testNamespace, waitFor } from '@hearth/testing';
-import { log, withTimeout } from '../../bench/lib/cli.js';
+import { InvalidArgumentError } from 'commander';
+import pg from 'pg';
+import { canConnect, cleanupNamespace, dropSchemas, freePort, testNamespace, waitFor } from '@hearth/testing';
+import { ApiCallError } from '../../bench/lib/api-client.js';
+import { log, withTimeout, type ServerEnv } from '../../bench/lib/cli.js';
+import type { CountingApi } from './api.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
@@ -118,5 +122,88 @@ export async function startHearthChild(opts: HearthChildOptions): Promise<Hearth
     namespace,
     output,
     stop,
+  };
+}
+
+/** A commander parser for --url: the origin of an http(s) URL. */
+export function baseUrlArg(value: string): string {
+  try {
+    const u = new URL(value);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http');
+    return u.origin;
+  } catch {
+    throw new InvalidArgumentError('expected a URL such as http://127.0.0.1:8080');
+  }
+}
+
+/** Why NATS_URL or DATABASE_URL does not answer, naming the variable; undefined when both do. */
+export async function serversProblem(env: ServerEnv): Promise<string | undefined> {
+  const first = env.NATS_URL.split(',')[0]!.trim();
+  const nats = new URL(first.includes('://') ? first : `nats://${first}`);
+  if (!(await canConnect(nats.hostname, Number(nats.port || 4222), 2_000))) {
+    return `NATS_URL=${env.NATS_URL}: nothing answers on ${nats.hostname}:${nats.port || 4222}`;
+  }
+  const client = new pg.Client({ connectionString: env.DATABASE_URL, connectionTimeoutMillis: 5_000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return undefined;
+  } catch (err) {
+    return `DATABASE_URL: cannot connect (${(err as Error).message})`;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+export function describeDatabase(url: string): string {
+  const u = new URL(url);
+  return `Postgres ${u.hostname}:${u.port || 5432}${u.pathname}`;
+}
+
+/** Throws unless Hearth answers at the API's URL with a virtual clock (dev or test mode). */
+export async function checkVirtualClock(api: CountingApi): Promise<void> {
+  try {
+    // The dev clock answers a token only: any dev token.
+    const { token } = await api.call<{ token: string }>('POST', '/v1/dev/token', { body: {} });
+    await api.call('GET', '/v1/dev/clock', { token });
+  } catch (err) {
+    if (err instanceof ApiCallError && err.status === 0) throw new Error(`${api.url} does not answer (${err.code})`, { cause: err });
+    throw new Error(`${api.url} has no virtual clock (${(err as Error).message}): the eval needs Hearth in dev mode (HEARTH_ENV dev or test)`, { cause: err });
+  }
+}
+
+/**
+ * A second signal within this long is the same Ctrl-C: the terminal signals the
+ * whole process group, and tsx relays the signal it got to this process too.
+ */
+const SAME_SIGNAL_MS = 1_000;
+
+/** Ctrl-C for an eval: the first asks it to finish the turn in flight, report and clean up; a second exits at once. */
+export interface Interrupts {
+  requested(): boolean;
+  /** The Hearth child to kill, and whose namespace is named, on a second signal. */
+  watch(child: { namespace?: string; kill?: () => void }): void;
+}
+
+export function handleInterrupts(): Interrupts {
+  let interrupted = false;
+  let at = 0;
+  const child: { namespace?: string; kill?: () => void } = {};
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (interrupted && performance.now() - at < SAME_SIGNAL_MS) return;
+      if (interrupted) {
+        child.kill?.();
+        log(`${signal} again: exiting now${child.namespace ? `; namespace ${child.namespace} (streams, schemas) is left behind` : ''}`);
+        process.exit(130);
+      }
+      interrupted = true;
+      at = performance.now();
+      log(`${signal}: finishing the turn in flight, then reporting and cleaning up (again to exit now)`);
+    });
+  }
+  return {
+    requested: () => interrupted,
+    watch: (c) => Object.assign(child, c),
   };
 }

@@ -1,18 +1,22 @@
 // One LoCoMo conversation lived through the HTTP API on the virtual clock: a new
 // user onboards, then sends speaker_a's lines session after session, the clock
 // moved by the gaps between the sessions' dates. Every turn's reply is read
-// back from the admin decision trail.
+// back from the admin decision trail. An evaluation that asks more of the same
+// user afterwards (eval:recall) continues in the same conversation through
+// `afterSessions`.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { CountingApi, UnexpectedBodyError } from './api.js';
-import { sessionAdvances, type PlannedConversation } from './locomo.js';
+import { sessionAdvances, truncateMessage, type PlannedConversation } from './locomo.js';
 import { checkStyle, type StyleCheck } from './style.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** How long a persona or an open turn may take to show up. */
 const SETTLE_TIMEOUT_MS = 10_000;
 const SETTLE_INTERVAL_MS = 100;
+/** Tokens are signed again this long (virtual) after the last sign-in: dev tokens live 24 h. */
+const SIGN_IN_AGAIN_MS = 12 * 60 * 60 * 1000;
 
 /** Onboarding answers that pass §4.1.1; the name is the LoCoMo speaker's. */
 export function onboardingAnswers(preferredName: string) {
@@ -46,8 +50,19 @@ const relationshipBody = z.looseObject({ relationship_stage: z.string(), rapport
 // Protobuf JSON: camelCase names, and default values (0, "", false) left out.
 const gateVerdict = z.looseObject({ gate: z.string(), pass: z.boolean().optional(), passNumber: z.number().optional(), detail: z.string().optional() });
 const relationshipState = z.looseObject({ stage: z.string().optional(), rapportScore: z.number().optional(), sessionsCount: z.number().optional() });
+// The trail's `retrieval` is the orchestrator's Retrieval message as protobuf JSON.
+const retrievedMemory = z.looseObject({
+  memoryId: z.string().optional(),
+  type: z.string().optional(),
+  memoryKey: z.string().optional(),
+  memoryValue: z.string().optional(),
+  via: z.string().optional(),
+  relevance: z.number().optional(),
+});
 const trailBody = z.looseObject({
   outcome: z.string().nullable(),
+  surfaced_memory_ids: z.array(z.string()),
+  retrieval: z.looseObject({ memories: z.array(retrievedMemory).optional() }).nullable(),
   gates: z.array(gateVerdict),
   relationship: z.looseObject({ next: relationshipState.optional(), promotedFrom: z.string().optional(), promotionBlockedBy: z.string().optional() }).nullable(),
   llm: z.looseObject({ final: z.looseObject({ provider: z.string().optional(), model: z.string().optional() }).nullable() }),
@@ -66,6 +81,8 @@ export interface TurnRecord {
   /** LoCoMo's session number. */
   session: number;
   diaId: string;
+  /** The message_id the line was sent with: GET /v1/admin/turns/{message_id} shows its trail. */
+  messageId?: string;
   /** Virtual days since the conversation's first message. */
   day: number;
   truncated: boolean;
@@ -118,14 +135,56 @@ export interface ConversationResult {
   turns: TurnRecord[];
 }
 
+/** A memory a turn retrieved, as its trail records it. */
+export interface RetrievedMemory {
+  memoryId: string;
+  type: string;
+  memoryKey: string;
+  memoryValue: string;
+  /** structured | vector */
+  via: string;
+  /** How much the memory is about the message, 0..1, as the memory service answered (0 when not recorded). */
+  relevance: number;
+}
+
+/** What one turn sent and got back, beyond what {@link TurnRecord} keeps. */
+export interface TurnExchange {
+  messageId: string;
+  /** The user's text as sent. */
+  text: string;
+  /** The assistant's reply. */
+  reply: string;
+  /** The memories the reply surfaced (the trail's `surfaced_memory_ids`). */
+  surfacedMemoryIds: string[];
+  /** The memories the turn retrieved, with their values (the trail's `retrieval.memories`). */
+  retrieved: RetrievedMemory[];
+}
+
+/** The replayed user, for asking more of them after the last session. */
+export interface ReplaySession {
+  userId: string;
+  /** Moves the virtual clock (signing in again when the tokens near their 24 h); resolves with the new time, epoch ms. */
+  advance(seconds: number): Promise<number>;
+  /**
+   * Sends one more message in the same conversation and reads its trail, as a
+   * replayed line is; the record is not added to the conversation's turns.
+   * A failed turn resolves without an exchange (the failure is counted by the API).
+   */
+  send(text: string, label: { diaId: string; session: number }): Promise<{ rec: TurnRecord; exchange?: TurnExchange }>;
+  /** A GET as the user or as an admin. */
+  get<T>(path: string, as?: 'user' | 'admin'): Promise<T>;
+}
+
 export interface ReplayOptions {
   api: CountingApi;
   /** Virtual seconds between two lines of one session. */
   lineGapSeconds: number;
-  /** Called after every turn (sent or failed). */
-  onTurn?: () => void;
+  /** Called after every replayed line (sent or failed; a failed one has no exchange). */
+  onTurn?: (rec: TurnRecord, exchange: TurnExchange | undefined) => void;
   /** Checked before every turn: true stops the conversation (Ctrl-C). */
   stopRequested?: () => boolean;
+  /** Runs after the last session (unless the replay stopped on an error), before the final relationship read. */
+  afterSessions?: (session: ReplaySession) => Promise<void>;
 }
 
 function parseBody<T>(api: CountingApi, schema: z.ZodType<T>, body: unknown, what: string): T {
@@ -166,6 +225,11 @@ export async function replayConversation(plan: PlannedConversation, opts: Replay
   // The dev clock needs a token: the user's own.
   const advance = async (seconds: number) =>
     Date.parse(parseBody(api, clockBody, await api.call('POST', '/v1/dev/clock', { token: me.token, body: { advance_seconds: seconds } }), 'POST /v1/dev/clock').now);
+  // Dev tokens expire on the virtual clock after 24 h: sign in again after every jump.
+  const signIn = async () => {
+    me = await token({ user_id: me.user_id });
+    admin = await token({ roles: ['admin'] });
+  };
 
   // Onboarding: a dev token, the user, the answers, then the persona a moment later.
   let me: { token: string; user_id: string };
@@ -199,6 +263,7 @@ export async function replayConversation(plan: PlannedConversation, opts: Replay
   result.clampedGaps = clampedGaps;
   const conversationId = randomUUID();
   let now = startedAt;
+  let signedInAt = startedAt;
   let turnNo = 0;
   let stage = 'STRANGER';
   let lastState: RelationshipSnapshot | undefined;
@@ -208,30 +273,20 @@ export async function replayConversation(plan: PlannedConversation, opts: Replay
       if (opts.stopRequested?.()) break;
       if (si > 0) {
         now = await advance(advances[si]!);
-        // Dev tokens expire on the virtual clock after 24 h: sign in again after every jump.
-        me = await token({ user_id: me.user_id });
-        admin = await token({ roles: ['admin'] });
+        await signIn();
+        signedInAt = now;
       }
       result.sessions++;
       for (const [li, line] of session.lines.entries()) {
         if (opts.stopRequested?.()) break;
         if (li > 0 && opts.lineGapSeconds > 0) now = await advance(opts.lineGapSeconds);
         turnNo++;
-        const rec: TurnRecord = {
-          sampleId: plan.sampleId,
-          turn: turnNo,
-          session: session.number,
-          diaId: line.diaId,
-          day: (now - startedAt) / DAY_MS,
-          truncated: line.truncated,
-          ok: false,
-          draftFailures: [],
-          draftJudged: false,
-        };
+        const rec = newRecord(plan.sampleId, turnNo, session.number, line.diaId, (now - startedAt) / DAY_MS, line.truncated);
         result.turns.push(rec);
         result.days = rec.day;
+        let exchange: TurnExchange | undefined;
         try {
-          await sendTurn(api, rec, { token: me.token, adminToken: admin.token, conversationId, text: line.text, style });
+          exchange = await sendTurn(api, rec, { token: me.token, adminToken: admin.token, conversationId, text: line.text, style });
         } catch {
           // Counted by the API wrapper; the next line goes on.
         }
@@ -244,11 +299,42 @@ export async function replayConversation(plan: PlannedConversation, opts: Replay
           stage = next.stage;
           lastState = { stage: next.stage, rapport: next.rapport, sessions: next.sessions };
         }
-        opts.onTurn?.();
+        opts.onTurn?.(rec, exchange);
       }
     }
   } catch (err) {
     result.aborted = `stopped at turn ${turnNo}: ${(err as Error).message}`;
+  }
+
+  if (opts.afterSessions && result.aborted === undefined) {
+    let extra = 0;
+    const session: ReplaySession = {
+      userId: me.user_id,
+      advance: async (seconds) => {
+        now = await advance(seconds);
+        if (now - signedInAt >= SIGN_IN_AGAIN_MS) {
+          await signIn();
+          signedInAt = now;
+        }
+        return now;
+      },
+      send: async (text, label) => {
+        const cut = truncateMessage(text);
+        const rec = newRecord(plan.sampleId, turnNo + ++extra, label.session, label.diaId, (now - startedAt) / DAY_MS, cut.truncated);
+        try {
+          const exchange = await sendTurn(api, rec, { token: me.token, adminToken: admin.token, conversationId, text: cut.text, style });
+          return { rec, exchange };
+        } catch {
+          return { rec };
+        }
+      },
+      get: async <T>(path: string, as: 'user' | 'admin' = 'user') => api.call<T>('GET', path, { token: as === 'admin' ? admin.token : me.token }),
+    };
+    try {
+      await opts.afterSessions(session);
+    } catch (err) {
+      result.aborted = `stopped after the replay: ${(err as Error).message}`;
+    }
   }
 
   try {
@@ -262,12 +348,17 @@ export async function replayConversation(plan: PlannedConversation, opts: Replay
   return result;
 }
 
+function newRecord(sampleId: string, turn: number, session: number, diaId: string, day: number, truncated: boolean): TurnRecord {
+  return { sampleId, turn, session, diaId, day, truncated, ok: false, draftFailures: [], draftJudged: false };
+}
+
 async function sendTurn(
   api: CountingApi,
   rec: TurnRecord,
   t: { token: string; adminToken: string; conversationId: string; text: string; style: z.infer<typeof styleParams> },
-): Promise<void> {
+): Promise<TurnExchange> {
   const messageId = randomUUID();
+  rec.messageId = messageId;
   const path = `/v1/conversations/${t.conversationId}/messages`;
   const started = performance.now();
   const raw = await api.call('POST', path, { token: t.token, body: { message_id: messageId, text: t.text } });
@@ -314,4 +405,18 @@ async function sendTurn(
     (rec.sentGate?.emoji !== undefined && rec.sentGate.emoji !== rec.style.emojiOk) ||
     (rec.sentGate?.sentences !== undefined && rec.sentGate.sentences !== rec.style.sentencesOk);
   if (!rec.style.emojiOk || !rec.style.sentencesOk || !rec.style.strictSentencesOk || disagrees) rec.reply = text;
+  return {
+    messageId,
+    text: t.text,
+    reply: text,
+    surfacedMemoryIds: trail.surfaced_memory_ids,
+    retrieved: (trail.retrieval?.memories ?? []).map((m) => ({
+      memoryId: m.memoryId ?? '',
+      type: m.type ?? '',
+      memoryKey: m.memoryKey ?? '',
+      memoryValue: m.memoryValue ?? '',
+      via: m.via ?? '',
+      relevance: m.relevance ?? 0,
+    })),
+  };
 }
