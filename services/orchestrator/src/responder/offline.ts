@@ -261,6 +261,26 @@ export function statedWhen(on: string, precision: string): string {
   }
 }
 
+// The user's words said back stay one plain sentence inside §10.5's short band
+// (avg ≤ 14 words) and show no punctuation quirk the persona does not allow (§10).
+const TOLD_MAX_WORDS = 12;
+
+/** The user's words as one plain clause: inner sentence ends to commas, no quirk marks, cut at a clause or word limit. */
+function toldPlainly(value: string): string {
+  const flat = value
+    .replace(/[~()"“”]/g, ' ')
+    .replace(/\s*(?:[.!?…]+|—|–|\s-\s)\s*/gu, ', ')
+    .replace(/\s+/g, ' ')
+    .replace(/(?:,\s*)+/g, ', ')
+    .replace(/^[,\s]+|[,\s]+$/g, '');
+  const words = flat.split(' ');
+  if (words.length <= TOLD_MAX_WORDS) return flat;
+  // Prefer the end of a clause that already says something.
+  const head = words.slice(0, TOLD_MAX_WORDS);
+  for (let i = head.length - 1; i >= 5; i--) if (head[i]!.endsWith(',')) return head.slice(0, i + 1).join(' ').replace(/,$/, '');
+  return head.join(' ').replace(/,$/, '');
+}
+
 /**
  * A memory said back. Preferences and facts by their key; an event or a
  * pattern the user told in their own words is said back in them, turned to
@@ -271,7 +291,7 @@ export function memoryPhrase(m: PlannedMemory): string {
   if (m.value.startsWith('dislike|')) return `I remember you're not a fan of ${value}`;
   if (m.type === 'PREFERENCE') return `I remember you like ${value}`;
   if ((m.type === 'RELATIONSHIP_EVENT' || m.type === 'EMOTIONAL_PATTERN') && value.split(/\s+/).length >= 3) {
-    const told = toSecondPerson(value.replace(/[\s.!?…,;:]+$/u, ''));
+    const told = toldPlainly(toSecondPerson(value));
     const when = statedWhen(m.occurredOn, m.occurredPrecision);
     const said = /^(?:you|your|you're|you've|you'd|you'll)\b/.test(told) ? told : `you mentioned ${told}`;
     return when ? `I remember ${said}, ${when}` : `I remember ${said}`;

@@ -209,3 +209,23 @@ describe('memoryPhrase: a memory said back (issue 15)', () => {
     expect(statedWhen('', '')).toBe('');
   });
 });
+
+describe('memoryPhrase keeps the user’s words inside the gates (§10, §10.5)', () => {
+  it('turns inner sentence ends and quirk marks to plain commas, and cuts a long telling', () => {
+    const m: PlannedMemory = {
+      memoryId: 'm',
+      type: 'RELATIONSHIP_EVENT',
+      key: 'event:other:2023_05:bigger_flat',
+      value: "i'm on the lookout for a bigger flat for my band rehearsals... it's been a long search!! (so many viewings) and i even found one with a garden",
+      confidence: 0.6,
+      topicIds: [],
+      relevance: 0.8,
+      occurredOn: '',
+      occurredPrecision: '',
+      sensitive: false,
+    };
+    const said = memoryPhrase(m);
+    expect(said).toBe("I remember you're on the lookout for a bigger flat for your band rehearsals");
+    expect(said).not.toMatch(/[.!()~]/);
+  });
+});
