@@ -11,6 +11,9 @@ interface MemoryBody {
   memory_id: string;
   memory_key: string;
   memory_value: string;
+  created_at: string;
+  occurred_on: string | null;
+  occurred_precision: string | null;
 }
 
 interface RetrievedJson {
@@ -99,5 +102,40 @@ describe('surfacing memories through the HTTP API (scripts/start, Postgres)', ()
     expect(recall.body.assistant.surfaced_memory_ids).toContain(jazz.memory_id);
     expect(recall.body.assistant.surfaced_memory_ids).not.toContain(nurse.memory_id);
     expect(vague.body.assistant.surfaced_memory_ids).toEqual([]);
+  });
+  it('a dated event is recalled in the user’s own words with the date they stated', async () => {
+    // given: told on one day about the day before
+    const me = await onboard(anon);
+    const conversation = randomUUID();
+    await say(me, conversation, 'I went to a pottery workshop with my sister yesterday and it was so relaxing.');
+    const event = (await memoriesWhen(me, (ms) => ms.some((m) => m.memory_key.startsWith('event:')))).find((m) => m.memory_key.startsWith('event:'))!;
+    const created = new Date(event.created_at);
+    const day = new Date(Date.UTC(created.getUTCFullYear(), created.getUTCMonth(), created.getUTCDate() - 1));
+    expect(event).toMatchObject({ occurred_on: day.toISOString().slice(0, 10), occurred_precision: 'day' });
+
+    // when
+    const recall = await say(me, conversation, 'Do you remember when I went to the pottery workshop?');
+
+    // then: surfaced, and said back as the user told it, with that date
+    expect(recall.body.assistant.surfaced_memory_ids).toContain(event.memory_id);
+    const text = recall.body.assistant.text.toLowerCase();
+    expect(text).toContain('you went to a pottery workshop with your sister');
+    const months = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+    expect(text).toContain(`${day.getUTCDate()} ${months[day.getUTCMonth()]} ${day.getUTCFullYear()}`);
+  });
+
+  it('"I love sushi", then "I hate sushi": the reply to the change never says they like sushi', async () => {
+    // given
+    const me = await onboard(anon);
+    const conversation = randomUUID();
+    await say(me, conversation, 'I love sushi');
+    await memoriesWhen(me, (ms) => ms.some((m) => m.memory_value === 'like|sushi'));
+
+    // when
+    const hate = await say(me, conversation, 'I hate sushi');
+
+    // then
+    expect(hate.body.assistant.surfaced_memory_ids).toEqual([]);
+    expect(hate.body.assistant.text.toLowerCase()).not.toMatch(/you like sushi|you love sushi/);
   });
 });

@@ -165,6 +165,20 @@ export const SURFACING = {
   relevanceThreshold: 0.4,
   /** A recall question ("do you remember …") searches: a lower bar, up to RECIPE.vectorTopK. */
   recallThreshold: 0.2,
+  /**
+   * "A reply must not contradict the message it answers": a memory the message
+   * is about is not said back when the message changes or denies it. Words of a
+   * negative stance (against a `like|` memory), of a positive one (against a
+   * `dislike|` memory), and of change or correction (against any FACT or
+   * PREFERENCE), matched as whole norm_no_punct tokens or token pairs. The
+   * uncertainty service (issue 17) will raise such a conflict gently; until then
+   * the reply simply does not assert the old memory.
+   */
+  stance: {
+    negative: ['hate', 'hated', 'dislike', 'disliked', 'detest', 'despise', 'loathe', "don't like", 'dont like', 'do not', "can't stand", 'cant stand', 'not a', 'not into', 'not really', 'sick of', 'tired of', 'gross', 'disgusting', 'awful'],
+    positive: ['love', 'loved', 'like', 'liked', 'enjoy', 'enjoyed', 'adore', 'into', 'fan', 'favorite', 'favourite'],
+    change: ['actually', 'not', 'no', 'anymore', 'longer', 'moved', 'move', 'switched', 'switch', 'changed', 'quit', 'stopped', 'now', 'used', 'wrong', 'instead', 'former', 'ex'],
+  },
 } as const;
 
 /** turn-pipeline §14.3–§14.5: rendering a planned proactive message. */

@@ -98,14 +98,36 @@ export function topicPhrase(topic: string): string {
  * most 1. Most relevant first, equal ones in the order retrieved. Nothing is
  * surfaced just because it exists.
  */
-export function chooseMemories(input: Pick<PlanInput, 'memories' | 'recallAsked' | 'source'>): PlannedMemory[] {
+export function chooseMemories(input: Pick<PlanInput, 'memories' | 'recallAsked' | 'source'> & Partial<Pick<PlanInput, 'userTokens'>>): PlannedMemory[] {
   const recall = input.source === 'chat' && input.recallAsked;
   const threshold = recall ? SURFACING.recallThreshold : SURFACING.relevanceThreshold;
   const limit = input.source === 'retention' ? GATES.personalFacts.retention : recall ? RECIPE.vectorTopK : GATES.personalFacts.chat;
+  const tokens = input.source === 'chat' ? (input.userTokens ?? []) : [];
   return input.memories
-    .filter((m) => !m.sensitive && m.relevance >= threshold)
+    .filter((m) => !m.sensitive && m.relevance >= threshold && !contradictedBy(tokens, m))
     .sort((a, b) => b.relevance - a.relevance)
     .slice(0, limit);
+}
+
+function says(tokens: readonly string[], words: readonly string[]): boolean {
+  const pairs = new Set(tokens.slice(1).map((t, i) => `${tokens[i]} ${t}`));
+  return words.some((w) => (w.includes(' ') ? pairs.has(w) : tokens.includes(w)));
+}
+
+/**
+ * The message this reply answers changes or denies the memory it is about ("I
+ * hate sushi" against like|sushi; "actually I live in Busan, not Seoul" against
+ * current_city = seoul): the reply must not assert it. Events and patterns the
+ * user tells of are not stances and stay. Pure; `tokens` are the message's
+ * norm_no_punct tokens.
+ */
+export function contradictedBy(tokens: readonly string[], m: Pick<PlannedMemory, 'type' | 'value'>): boolean {
+  if (tokens.length === 0 || (m.type !== 'PREFERENCE' && m.type !== 'FACT')) return false;
+  const s = SURFACING.stance;
+  if (says(tokens, s.change)) return true;
+  if (m.value.startsWith('like|')) return says(tokens, s.negative);
+  if (m.value.startsWith('dislike|')) return says(tokens, s.positive);
+  return false;
 }
 
 /**

@@ -2,7 +2,7 @@ import { GATES, RECIPE, SURFACING } from '../config.js';
 import { PERSONA_LIBRARY } from '../personas/library.js';
 import { styleOf } from '../personas/assign.js';
 import { personaConstraints, type ConstraintInput } from './constraints.js';
-import { chooseMemories, isBareGreeting, planResponse, type PlanInput, type PlannedMemory } from './plan.js';
+import { chooseMemories, contradictedBy, isBareGreeting, planResponse, type PlanInput, type PlannedMemory } from './plan.js';
 import { vectorTriggers } from './triggers.js';
 
 // PT01: taboo_soft_bounds POLITICS and RELIGION; medium, no emoji, clean, low follow-up rate.
@@ -229,5 +229,29 @@ describe('vector retrieval triggers (§7.1 step 3)', () => {
     expect(vectorTriggers({ ...base, topicsNow: ['TRAVEL'], topicsBefore: ['WORK_SCHOOL'], hasRecentTurns: true })).toEqual(['low_topic_continuity']);
     expect(vectorTriggers({ ...base, topicsNow: ['TRAVEL'], topicsBefore: ['TRAVEL'], hasRecentTurns: true })).toEqual([]);
     expect(vectorTriggers({ ...base, topicsNow: ['TRAVEL'], topicsBefore: [], hasRecentTurns: false })).toEqual([]);
+  });
+});
+
+describe('a reply never asserts a memory the message it answers changes or denies', () => {
+  const tokens = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}' ]+/gu, ' ').split(/\s+/).filter(Boolean);
+  const like = { type: 'PREFERENCE', value: 'like|sushi' };
+  const city = { type: 'FACT', value: 'seoul' };
+  it.each([
+    ['I hate sushi', like, true],
+    ["Honestly I can't stand sushi", like, true],
+    ['I had sushi for lunch, so good', like, false],
+    ['I love sushi now', { type: 'PREFERENCE', value: 'dislike|sushi' }, true],
+    ['Actually I live in Busan, not Seoul', city, true],
+    ['I moved out of Seoul last month', city, true],
+    ['Seoul was lovely in the rain today', city, false],
+    ['I went to the sushi festival yesterday', { type: 'RELATIONSHIP_EVENT', value: 'i went to a sushi class' }, false],
+  ] as const)('%s', (message, memory, contradicted) => {
+    expect(contradictedBy(tokens(message), memory)).toBe(contradicted);
+  });
+
+  it('leaves such a memory out of the plan even when it is the most relevant', () => {
+    const memories = [{ memoryId: 'm1', type: 'PREFERENCE', key: 'pref:food:sushi', value: 'like|sushi', confidence: 0.75, topicIds: [], relevance: 1, occurredOn: '', occurredPrecision: '', sensitive: false }];
+    expect(chooseMemories({ memories, recallAsked: false, source: 'chat', userTokens: tokens('I hate sushi') })).toEqual([]);
+    expect(chooseMemories({ memories, recallAsked: false, source: 'chat', userTokens: tokens('Sushi with my sister tonight') })).toHaveLength(1);
   });
 });
