@@ -1,4 +1,5 @@
 import { toSecondPerson } from '@hearth/text';
+import { GATES } from '../config.js';
 import { intimacyGate, lexiconGate, quirksGate } from '../gates/index.js';
 import type { Tone } from '../turn/constraints.js';
 import { topicPhrase, type OutlineItem, type PlannedMemory, type ResponsePlan } from '../turn/plan.js';
@@ -312,31 +313,33 @@ export function renderPlan(input: RenderInput): RenderedReply {
   const target = WORD_TARGET[band] ?? 12;
   const about = plan.userInitiatedTopics.find((t) => !c.tabooTopics.includes(t) && !plan.respondOnlyTopics.includes(t));
   const fill = (s: string) => s.replace('{name}', input.preferredName || 'friend').replace('{about}', about ? topicPhrase(about) : 'what you shared');
-  const surfaced: string[] = [];
-  const body: string[] = [];
+  // Each body sentence with the memory it says back, if any: a callback dropped for room is not surfaced.
+  const entries: { text: string; memoryId?: string }[] = [];
   let items = plan.outline;
   if (input.rewrite) items = [...items].reverse();
   for (const [i, item] of items.entries()) {
     if (item.kind === 'callback') {
       const m = input.memories.find((x) => x.memoryId === item.memoryId);
-      if (!m) continue;
-      body.push(memoryPhrase(m));
-      surfaced.push(m.memoryId);
+      const said = m ? sayable(memoryPhrase(m), c) : null;
+      if (m && said) entries.push({ text: said, memoryId: m.memoryId });
       continue;
     }
-    body.push(fill(pick(SENTENCES[item.kind], seed, i + 1)));
+    entries.push({ text: fill(pick(SENTENCES[item.kind], seed, i + 1)) });
   }
   let ack = plan.ackStyle === 'brief' && !input.rewrite ? pick(ACK[plan.emotionalTone], seed, 0) : '';
   const hint = usableHint(input, seed);
   if (hint && ack) ack = `${hint}, ${lowerFirst(ack)}`;
   const question = plan.followupQuestion ? fill(pick(QUESTIONS[questionKind(plan)]!, seed, 5)) : '';
-  if (band === 'short') {
-    // At most 3 sentences (§10.5): the ack, the question, and what fits of the body, callbacks first.
-    const room = Math.max(1, 3 - (ack ? 1 : 0) - (question ? 1 : 0) - (input.rewrite ? 1 : 0));
-    const callbacks = body.filter((_, i) => items[i]?.kind === 'callback');
-    const rest = body.filter((_, i) => items[i]?.kind !== 'callback');
-    body.splice(0, body.length, ...[...callbacks, ...rest].slice(0, room));
+  // §10.5's sentence count: the ack (its own sentence only in the short band), the
+  // question, and what fits of the body, callbacks first (they are what was asked for).
+  const maxSentences = GATES.sentenceBand[band]?.sentences[1] ?? 3;
+  const room = Math.max(1, maxSentences - (ack && band === 'short' ? 1 : 0) - (question ? 1 : 0) - (input.rewrite && band === 'short' ? 1 : 0));
+  if (entries.length > room) {
+    const kept = [...entries.filter((e) => e.memoryId), ...entries.filter((e) => !e.memoryId)].slice(0, room);
+    entries.splice(0, entries.length, ...entries.filter((e) => kept.includes(e)).sort((a, b) => (band === 'short' ? Number(!!b.memoryId) - Number(!!a.memoryId) : 0)));
   }
+  const body = entries.map((e) => e.text);
+  const surfaced = entries.flatMap((e) => (e.memoryId ? [e.memoryId] : []));
   const sentences: string[] = [];
   if (ack && band === 'short') sentences.push(capitalize(ack));
   else if (ack && body.length > 0) body[0] = `${capitalize(ack)}, ${lowerFirst(body[0]!)}`;
@@ -348,6 +351,27 @@ export function renderPlan(input: RenderInput): RenderedReply {
   let text = withEmoji(applyQuirks(lengthened, c.allowedQuirks, seed, band === 'short'), Array.from({ length: emoji }, (_, i) => pick(EMOJI[plan.emotionalTone], seed, i)).join(''));
   if (c.allowedQuirks.includes('lowercase')) text = text.toLowerCase();
   return { text, surfacedMemoryIds: surfaced };
+}
+
+const PLAIN_WORDS: readonly [RegExp, string][] = [
+  [/\bgonna\b/g, 'going to'],
+  [/\bwanna\b/g, 'want to'],
+  [/\bgotta\b/g, 'have to'],
+  [/\bkinda\b/g, 'kind of'],
+  [/\bsorta\b/g, 'sort of'],
+  [/\b'?cause\b/g, 'because'],
+  [/\bcuz\b/g, 'because'],
+];
+
+/**
+ * A memory said back within the persona's lexicon and intimacy (§10): the
+ * user's casual words in plain ones when the persona is cleaner than they are;
+ * null when it still would not pass (then the memory is not said, nor surfaced).
+ */
+function sayable(phrase: string, c: ResponsePlan['constraints']): string | null {
+  let said = phrase;
+  if (!lexiconGate(said, c.lexiconBias).pass) for (const [re, to] of PLAIN_WORDS) said = said.replace(re, to);
+  return lexiconGate(said, c.lexiconBias).pass && intimacyGate(said, c.intimacyStage).pass && quirksGate(said, c.allowedQuirks).pass ? said : null;
 }
 
 function questionKind(plan: ResponsePlan): string {

@@ -229,3 +229,44 @@ describe('memoryPhrase keeps the user’s words inside the gates (§10, §10.5)'
     expect(said).not.toMatch(/[.!()~]/);
   });
 });
+
+describe('a recall reply in every persona band (issue 15)', () => {
+  const events: PlannedMemory[] = [1, 2, 3, 4].map((i) => ({
+    memoryId: `e${i}`,
+    type: 'RELATIONSHIP_EVENT',
+    key: `event:family:2023_05:aquarium_${i}`,
+    value: `i'm gonna take my kids to the aquarium number ${i}`,
+    confidence: 0.6,
+    topicIds: [],
+    relevance: 0.9 - i / 10,
+    occurredOn: '2023-06-01',
+    occurredPrecision: 'month',
+    sensitive: false,
+  }));
+
+  it('says back what fits §10.5 and the persona’s lexicon, and surfaces exactly what it said', () => {
+    for (const t of PERSONA_LIBRARY) {
+      const { style, plan } = planFor(t, 'FRIEND', 'FRIEND_CHAT', { memories: events, recall: true, tokens: ['remember', 'camping'] });
+      const r = renderPlan({ plan, preferredName: 'Mina', memories: events, hintTokens: [], seed: 3 });
+      const v = evaluateReply({
+        text: r.text,
+        style,
+        stage: 'FRIEND',
+        source: 'chat',
+        surfaced: events.filter((m) => r.surfacedMemoryIds.includes(m.memoryId)).map((m) => ({ memoryId: m.memoryId, type: m.type, key: m.key, value: m.value, topicIds: m.topicIds })),
+        surfacedIds: r.surfacedMemoryIds,
+        recallAsked: true,
+        userInitiated: [],
+        initiatedRecent: [],
+        suppressedTopics: [],
+        tabooSoftBounds: t.taboo_soft_bounds,
+        recentAssistant: [],
+      });
+      expect([t.template_id, personaFailures(v)]).toEqual([t.template_id, []]);
+      expect(r.surfacedMemoryIds.length).toBeGreaterThan(0);
+      // Every surfaced memory is said, and only those.
+      for (const id of r.surfacedMemoryIds) expect(r.text.toLowerCase()).toContain(`aquarium number ${id.slice(1)}`);
+      for (const m of events.filter((e) => !r.surfacedMemoryIds.includes(e.memoryId))) expect(r.text).not.toContain(`aquarium number ${m.memoryId.slice(1)}`);
+    }
+  });
+});
