@@ -1183,8 +1183,13 @@ export function extractRulesOnly(text: string, at: Date, mode: Mode = 'heuristic
  * its UTC month. Every key satisfies `parseKey`.
  */
 export function extractHeuristic(text: string, at: Date): Candidate[] {
-  return extract(text, at, 'heuristic');
+  // The write-back reads the same message twice (its reads, then its decision):
+  // the last answer is kept so compromise parses it once. Same inputs, same output.
+  if (lastHeuristic?.text !== text || lastHeuristic.at !== at.getTime()) lastHeuristic = { text, at: at.getTime(), out: extract(text, at, 'heuristic') };
+  return lastHeuristic.out.map((c) => ({ ...c }));
 }
+
+let lastHeuristic: { text: string; at: number; out: Candidate[] } | null = null;
 
 /**
  * The offline stand-in for the LLM extractor (used when no LLM is configured and
