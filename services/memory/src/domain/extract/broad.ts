@@ -121,6 +121,13 @@ function tenseOf(lower: string, terms: readonly Term[]): Tense {
   return terms.some((t) => t.tags.has('PastTense')) || /\b(?:yesterday|ago|last)\b/.test(lower) ? 'past' : 'present';
 }
 
+/** The time a sentence states, for the message's next sentences (see extractSentence's `before`). */
+export function sentenceTime(s: ParsedSentence, at: Date): StatedTime | null {
+  const lower = plain(s.text.replace(LEAD_FILLER, ''));
+  const tense = tenseOf(lower, s.terms);
+  return tense === 'past' ? statedTime(s.text, at, tense) : null;
+}
+
 /** Why a sentence gives no memory, or null when it gives one (exported for tests and the audit of misses). */
 export function skipReason(s: ParsedSentence): string | null {
   const text = s.text.replace(LEAD_FILLER, '').trim();
@@ -167,7 +174,7 @@ function slugWords(s: ParsedSentence, said: string): string[] {
 function valueOf(s: ParsedSentence, stated: StatedTime | null): string {
   let text = s.text.replace(LEAD_FILLER, '').trim();
   // "I went there yesterday" loses "yesterday"; "Today was long" keeps its subject.
-  if (stated && !new RegExp(`^\\s*(?:was|is|has|had|were|felt|seemed|will)\\b`, 'i').test(text.replace(stated.text, ''))) text = text.replace(stated.text, ' ');
+  if (stated && text.includes(stated.text) && !new RegExp(`^\\s*(?:was|is|has|had|were|felt|seemed|will)\\b`, 'i').test(text.replace(stated.text, ''))) text = text.replace(stated.text, ' ');
   text = canonicalText(text.replace(/\s+([,.!;:])/g, '$1').replace(/[,;:—–-]\s*$/, ''));
   const chars = Array.from(text);
   if (chars.length <= BROAD.valueMaxChars) return text;
@@ -187,7 +194,7 @@ function emotionPatternOf(lower: string, domain: EventDomain): EmotionPattern | 
  * The memory one sentence gives, or null. `at` is the turn's time: stated
  * times resolve against it, and an undated event is filed under its month.
  */
-export function extractSentence(s: ParsedSentence, at: Date): Candidate | null {
+export function extractSentence(s: ParsedSentence, at: Date, before: StatedTime | null = null): Candidate | null {
   const skip = skipReason(s);
   const lower = plain(s.text.replace(LEAD_FILLER, ''));
   const words = lower.split(' ');
@@ -195,7 +202,10 @@ export function extractSentence(s: ParsedSentence, at: Date): Candidate | null {
   const pattern = emotionPatternOf(lower, domain);
   // "I've been feeling down lately" names no thing, and is still a pattern.
   if (skip !== null && !(skip === 'no_content' && pattern)) return null;
-  const stated = statedTime(s.text, at, tenseOf(lower, s.terms));
+  const tense = tenseOf(lower, s.terms);
+  // "My cousin's wedding was last week. I gave a toast.": a past sentence
+  // that names no time of its own is dated by the message's previous one.
+  const stated = statedTime(s.text, at, tense) ?? (tense === 'past' && before ? before : null);
   const value = valueOf(s, stated);
   if (value === '') return null;
   if (pattern) return { type: 'EMOTIONAL_PATTERN', key: emotionKey(pattern), value, extractor: 'heuristic' };

@@ -70,3 +70,12 @@ describe('broad extraction: what real talk tells', () => {
     expect(extractHeuristic(text, AT)).toHaveLength(3);
   });
 });
+
+describe('a sentence that names no time', () => {
+  it('is dated by the message’s previous past-tense sentence', () => {
+    const out = extractHeuristic('I went to my cousin’s wedding last week. I gave a toast and danced with the bride all night.', AT);
+    expect(out.map((c) => c.occurred?.on)).toEqual(['2023-05-01', '2023-05-01']);
+    // A plan is not dated by what happened.
+    expect(extractHeuristic('We went camping last week. I am going to adopt a puppy.', AT).find((c) => c.value.includes('puppy'))?.occurred).toBeUndefined();
+  });
+});

@@ -24,7 +24,7 @@ import { normalizeUserText } from '@hearth/text';
 import { BROAD, type EmotionPattern, type EventDomain, type FactField, type PreferenceCategory } from '../../config.js';
 import { canonicalText, emotionKey, eventKey, factKey, parseKey, preferenceKey, preferenceValue } from '../keys.js';
 import type { Candidate, Extractor, MemoryType, StatedTime } from '../types.js';
-import { extractSentence, parseSentences } from './broad.js';
+import { extractSentence, parseSentences, sentenceTime } from './broad.js';
 import { extractKorean } from './korean.js';
 import { PLAN } from './broad-lexicon.js';
 import * as L from './lexicon.js';
@@ -1161,11 +1161,15 @@ function extract(text: string, at: Date, mode: Mode): Candidate[] {
   const folded = (s: string) => s.normalize('NFKC').replace(APOSTROPHES, "'").toLowerCase();
   const sources = out.sources.map(folded).filter((s) => s !== '');
   const broad: Candidate[] = [];
+  let before: StatedTime | null = null;
   for (const sentence of parseSentences(text)) {
     const f = folded(sentence.text);
-    if (sources.some((src) => f.includes(src))) continue;
-    const c = extractSentence(sentence, at);
-    if (c) broad.push(c);
+    const own = sentenceTime(sentence, at);
+    if (!sources.some((src) => f.includes(src))) {
+      const c = extractSentence(sentence, at, before);
+      if (c) broad.push(c);
+    }
+    before = own ?? before;
   }
   broad.sort((a, b) => b.value.length - a.value.length);
   for (const c of broad.slice(0, BROAD.maxPerMessage)) out.push(c.type, c.key, c.value, c.occurred);
