@@ -166,6 +166,12 @@ export const SURFACING = {
   /** A recall question ("do you remember …") searches: a lower bar, up to RECIPE.vectorTopK. */
   recallThreshold: 0.2,
   /**
+   * An ordinary turn does not say back a memory one of the conversation's last
+   * this-many replies already said (a friend does not repeat "I remember …" every
+   * turn); a recall question may.
+   */
+  notAgainWithinReplies: 5,
+  /**
    * "A reply must not contradict the message it answers": a memory the message
    * is about is not said back when the message changes or denies it. Words of a
    * negative stance (against a `like|` memory), of a positive one (against a

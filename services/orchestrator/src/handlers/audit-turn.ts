@@ -55,6 +55,7 @@ export function recordedReplyOf(t: orchestrator.TurnCompleted): RecordedReply {
     openerNorm: t.openerNorm,
     askedQuestion: t.assistantText.includes('?'),
     userInitiatedTopics: t.plan?.userInitiatedTopics ?? [],
+    surfacedMemoryIds: t.surfacedMemoryIds,
   };
 }
 

@@ -159,6 +159,7 @@ async function runRecipe(deps: RespondDeps, event: StoredEvent, routed: TurnRout
     openerNorm: h.opener_norm,
     askedQuestion: h.asked_question,
     userInitiatedTopics: h.user_initiated_topics,
+    surfacedMemoryIds: h.surfaced_memory_ids,
   }));
 
   // §2.8: topics the user initiated now.

@@ -262,12 +262,14 @@ export function statedWhen(on: string, precision: string): string {
   }
 }
 
-// The user's words said back stay one plain sentence inside §10.5's short band
-// (avg ≤ 14 words) and show no punctuation quirk the persona does not allow (§10).
-const TOLD_MAX_WORDS = 12;
+// The user's words said back stay one plain sentence inside §10.5's band (short:
+// avg ≤ 14 words; medium ≤ 22) and show no punctuation quirk the persona does not allow (§10).
+const TOLD_MAX_WORDS: Readonly<Record<string, number>> = { short: 12, medium: 16, long: 20 };
+// A cut telling does not end on a word that leads somewhere ("… giving you", "… and the").
+const DANGLING = new Set(['and', 'or', 'but', 'so', 'the', 'a', 'an', 'to', 'of', 'for', 'with', 'in', 'on', 'at', 'from', 'by', 'your', 'my', 'that', 'which', 'who', 'as', 'if', 'when', 'because', 'like', 'just', 'really', 'very', 'is', 'are', 'was', 'were', 'be', 'been', 'giving', 'getting', 'making', 'having']);
 
 /** The user's words as one plain clause: inner sentence ends to commas, no quirk marks, cut at a clause or word limit. */
-function toldPlainly(value: string): string {
+function toldPlainly(value: string, maxWords: number): string {
   const flat = value
     .replace(/[~()"“”]/g, ' ')
     .replace(/\s*(?:[.!?…]+|—|–|\s-\s)\s*/gu, ', ')
@@ -275,10 +277,17 @@ function toldPlainly(value: string): string {
     .replace(/(?:,\s*)+/g, ', ')
     .replace(/^[,\s]+|[,\s]+$/g, '');
   const words = flat.split(' ');
-  if (words.length <= TOLD_MAX_WORDS) return flat;
+  if (words.length <= maxWords) return flat;
   // Prefer the end of a clause that already says something.
-  const head = words.slice(0, TOLD_MAX_WORDS);
+  const head = words.slice(0, maxWords);
   for (let i = head.length - 1; i >= 5; i--) if (head[i]!.endsWith(',')) return head.slice(0, i + 1).join(' ').replace(/,$/, '');
+  const bare = (i: number) => (head.at(i) ?? '').replace(/,$/, '').toLowerCase();
+  for (;;) {
+    if (head.length > 5 && DANGLING.has(bare(-1))) head.pop();
+    // "… giving you": an object pronoun after a dangling word goes with it.
+    else if (head.length > 6 && /^(?:you|me|them|him|her|it|us)$/.test(bare(-1)) && DANGLING.has(bare(-2))) head.splice(-2);
+    else break;
+  }
   return head.join(' ').replace(/,$/, '');
 }
 
@@ -287,12 +296,12 @@ function toldPlainly(value: string): string {
  * pattern the user told in their own words is said back in them, turned to
  * "you" (issue 15), with the date they stated when there is one.
  */
-export function memoryPhrase(m: PlannedMemory): string {
+export function memoryPhrase(m: PlannedMemory, band = 'short'): string {
   const value = m.value.replace(/^(like|dislike)\|/, '').replace(/_/g, ' ');
   if (m.value.startsWith('dislike|')) return `I remember you're not a fan of ${value}`;
   if (m.type === 'PREFERENCE') return `I remember you like ${value}`;
   if ((m.type === 'RELATIONSHIP_EVENT' || m.type === 'EMOTIONAL_PATTERN') && value.split(/\s+/).length >= 3) {
-    const told = toldPlainly(toSecondPerson(value));
+    const told = toldPlainly(toSecondPerson(value), TOLD_MAX_WORDS[band] ?? TOLD_MAX_WORDS.short!);
     const when = statedWhen(m.occurredOn, m.occurredPrecision);
     const said = /^(?:you|your|you're|you've|you'd|you'll)\b/.test(told) ? told : `you mentioned ${told}`;
     return when ? `I remember ${said}, ${when}` : `I remember ${said}`;
@@ -320,7 +329,7 @@ export function renderPlan(input: RenderInput): RenderedReply {
   for (const [i, item] of items.entries()) {
     if (item.kind === 'callback') {
       const m = input.memories.find((x) => x.memoryId === item.memoryId);
-      const said = m ? sayable(memoryPhrase(m), c) : null;
+      const said = m ? sayable(memoryPhrase(m, band), c) : null;
       if (m && said) entries.push({ text: said, memoryId: m.memoryId });
       continue;
     }

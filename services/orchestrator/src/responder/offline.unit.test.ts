@@ -227,6 +227,14 @@ describe('memoryPhrase keeps the user’s words inside the gates (§10, §10.5)'
     const said = memoryPhrase(m);
     expect(said).toBe("I remember you're on the lookout for a bigger flat for your band rehearsals");
     expect(said).not.toMatch(/[.!()~]/);
+    // A cut never ends on a word that leads somewhere.
+    expect(memoryPhrase({ ...m, value: 'my neighbours came over every single evening of the renovation giving me tools and coffee' })).toBe(
+      'I remember your neighbours came over every single evening of the renovation',
+    );
+    // A longer band keeps more of the user's words.
+    expect(memoryPhrase({ ...m, value: 'my neighbours came over every single evening of the renovation giving me tools and coffee' }, 'long')).toBe(
+      'I remember your neighbours came over every single evening of the renovation giving you tools and coffee',
+    );
   });
 });
 

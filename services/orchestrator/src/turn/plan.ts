@@ -57,6 +57,8 @@ export interface PlanInput {
   /** Words of the user's message (norm_no_punct tokens). */
   userTokens: readonly string[];
   memories: readonly PlannedMemory[];
+  /** Memories the conversation's last few replies said back (SURFACING.notAgainWithinReplies). */
+  recentlySurfaced?: readonly string[];
   recallAsked: boolean;
   directness: string;
 }
@@ -96,15 +98,17 @@ export function topicPhrase(topic: string): string {
  * (§10.1); on a recall question ("do you remember …") the search's answer from
  * the lower SURFACING.recallThreshold up, at most topK (§13); in retention at
  * most 1. Most relevant first, equal ones in the order retrieved. Nothing is
- * surfaced just because it exists.
+ * surfaced just because it exists, nothing the message changes or denies, and,
+ * unless recall was asked, nothing the last few replies already said back.
  */
-export function chooseMemories(input: Pick<PlanInput, 'memories' | 'recallAsked' | 'source'> & Partial<Pick<PlanInput, 'userTokens'>>): PlannedMemory[] {
+export function chooseMemories(input: Pick<PlanInput, 'memories' | 'recallAsked' | 'source'> & Partial<Pick<PlanInput, 'userTokens' | 'recentlySurfaced'>>): PlannedMemory[] {
   const recall = input.source === 'chat' && input.recallAsked;
   const threshold = recall ? SURFACING.recallThreshold : SURFACING.relevanceThreshold;
   const limit = input.source === 'retention' ? GATES.personalFacts.retention : recall ? RECIPE.vectorTopK : GATES.personalFacts.chat;
   const tokens = input.source === 'chat' ? (input.userTokens ?? []) : [];
+  const said = new Set(recall ? [] : (input.recentlySurfaced ?? []));
   return input.memories
-    .filter((m) => !m.sensitive && m.relevance >= threshold && !contradictedBy(tokens, m))
+    .filter((m) => !m.sensitive && m.relevance >= threshold && !contradictedBy(tokens, m) && !said.has(m.memoryId))
     .sort((a, b) => b.relevance - a.relevance)
     .slice(0, limit);
 }

@@ -255,3 +255,12 @@ describe('a reply never asserts a memory the message it answers changes or denie
     expect(chooseMemories({ memories, recallAsked: false, source: 'chat', userTokens: tokens('Sushi with my sister tonight') })).toHaveLength(1);
   });
 });
+
+describe('a friend does not repeat itself', () => {
+  const memory = { memoryId: 'm1', type: 'RELATIONSHIP_EVENT', key: 'event:other:2023_05:pottery', value: 'i went to a pottery class', confidence: 0.6, topicIds: [], relevance: 0.9, occurredOn: '', occurredPrecision: '', sensitive: false };
+  it('does not say back in an ordinary turn what a recent reply already said, but may when asked to recall', () => {
+    expect(chooseMemories({ memories: [memory], recallAsked: false, source: 'chat', recentlySurfaced: ['m1'] })).toEqual([]);
+    expect(chooseMemories({ memories: [memory], recallAsked: false, source: 'chat', recentlySurfaced: ['m9'] })).toHaveLength(1);
+    expect(chooseMemories({ memories: [memory], recallAsked: true, source: 'chat', recentlySurfaced: ['m1'] })).toHaveLength(1);
+  });
+});

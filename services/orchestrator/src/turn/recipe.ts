@@ -1,5 +1,5 @@
 import { tokenize } from '@hearth/text';
-import type { Stage } from '../config.js';
+import { SURFACING, type Stage } from '../config.js';
 import { evaluateReply, isSensitive, recallAsked, type ExemptGate, type GateVerdict } from '../gates/index.js';
 import type { StableStyle } from '../personas/assign.js';
 import type { PersonaTemplate } from '../personas/library.js';
@@ -14,6 +14,8 @@ export interface RecordedReply {
   openerNorm: string;
   askedQuestion: boolean;
   userInitiatedTopics: string[];
+  /** The memories that reply said back (§12.4's surfaced_memory_ids). */
+  surfacedMemoryIds: readonly string[];
 }
 
 /** A memory retrieved for the turn (§7.1 steps 2–3). */
@@ -91,6 +93,8 @@ export function planTurn(f: TurnFacts): PlannedTurn {
   const initiatedNow = f.proactive ? [] : f.initiatedNow;
   const initiatedRecent = f.proactive ? [] : [...new Set([...initiatedNow, ...initiatedBefore(f.history)])];
   const recall = !f.proactive && recallAsked(f.normalized.normNoPunct);
+  // Issue 15: what the last few replies already said back is not said again unprompted.
+  const recentlySurfaced = f.history.slice(0, SURFACING.notAgainWithinReplies).flatMap((h) => h.surfacedMemoryIds);
   const memories: PlannedMemory[] = f.retrieved.map((m) => {
     const surfaced = { memoryId: m.memoryId, type: m.type, key: m.memoryKey, value: m.memoryValue, topicIds: m.topicIds };
     return { ...surfaced, confidence: m.confidence, relevance: m.relevance, occurredOn: m.occurredOn, occurredPrecision: m.occurredPrecision, sensitive: isSensitive(surfaced, 'chat') && !m.topicIds.some((t) => initiatedNow.includes(t)) };
@@ -117,6 +121,7 @@ export function planTurn(f: TurnFacts): PlannedTurn {
     suppressedTopics: f.suppressedTopics,
     userTokens: tokenize(f.normalized.normNoPunct),
     memories,
+    recentlySurfaced,
     recallAsked: recall,
     directness: f.style.directness_level,
   });
