@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { startLlmStub, type LlmStub, type StubReply } from '@hearth/llm';
 import { detectTopics, normalizeUserText } from '@hearth/text';
-import { ANSWERS, HearthClient, onboard, settled, type Reply } from './support/client.js';
+import { ANSWERS, HearthClient, onboard, sayOk, settled } from './support/client.js';
 import { startHearth, type RunningHearth } from './support/process.js';
 
 const MINUTE = 60;
@@ -53,11 +53,7 @@ describe('the companion through the HTTP API on the virtual clock (scripts/start
     expect((await anon.advanceClock(seconds)).status).toBe(200);
   }
 
-  async function say(me: HearthClient, conversation: string, text: string): Promise<Reply> {
-    const r = await me.say(conversation, text);
-    expect(r.status).toBe(200);
-    return r;
-  }
+  const say = sayOk;
 
   async function trail(messageId: string): Promise<any> {
     // A fresh token each time: tokens expire on the virtual clock, which these tests move by days.

@@ -4,7 +4,7 @@
 // memories of every status and the admin reads of their data, and nothing of
 // another user's; every admin read of a user's data shows in their timeline.
 import { randomUUID } from 'node:crypto';
-import { ANSWERS, HearthClient, onboard, settled, type Reply } from './support/client.js';
+import { ANSWERS, HearthClient, onboard, sayOk, settled } from './support/client.js';
 import { startHearth, type RunningHearth } from './support/process.js';
 
 const ADMIN_ACCESSED = 'hearth.ingress.v1.AdminAccessed';
@@ -31,11 +31,7 @@ describe('the export and the admin access trail (scripts/start, Postgres)', () =
     return { status: res.status, text, headers: res.headers, doc: JSON.parse(text) };
   }
 
-  async function say(me: HearthClient, conversation: string, text: string): Promise<Reply> {
-    const r = await me.say(conversation, text);
-    expect(r.status).toBe(200);
-    return r;
-  }
+  const say = sayOk;
 
   it("exports the caller's profile, turns, memories of every status and admin reads, and nothing of another user's", async () => {
     // given: a user who chatted, whose city memory was superseded, and whose data an admin read

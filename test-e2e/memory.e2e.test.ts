@@ -5,7 +5,7 @@
 // and "don't bring this topic up again" reaches the user's controls
 // (turn-pipeline §12–§13, API.md).
 import { randomUUID } from 'node:crypto';
-import { HearthClient, onboard, settled, type Reply } from './support/client.js';
+import { HearthClient, memoriesWhen as memoriesOf, onboard, sayOk, settled } from './support/client.js';
 import { startHearth, type RunningHearth } from './support/process.js';
 
 interface MemoryBody {
@@ -35,21 +35,9 @@ describe('memory through the HTTP API (scripts/start, Postgres)', () => {
     expect(await hearth?.stop()).toEqual([0]);
   });
 
-  async function say(me: HearthClient, conversation: string, text: string): Promise<Reply> {
-    const r = await me.say(conversation, text);
-    expect(r.status).toBe(200);
-    return r;
-  }
+  const say = sayOk;
 
-  /** The memories once `done` holds: memory writes back moments after the reply. */
-  async function memoriesWhen(me: HearthClient, done: (ms: MemoryBody[]) => boolean, all = true): Promise<MemoryBody[]> {
-    const r = await settled(
-      () => me.call('GET', `/v1/me/memories${all ? '?status=all' : ''}`),
-      (x) => x.status === 200 && done(x.body.memories as MemoryBody[]),
-    );
-    expect(r.status).toBe(200);
-    return r.body.memories as MemoryBody[];
-  }
+  const memoriesWhen = (me: HearthClient, done: (ms: MemoryBody[]) => boolean, all = true) => memoriesOf<MemoryBody>(me, done, all);
 
   it('"I live in Seoul", then "Actually I live in Busan, not Seoul": one ACTIVE current_city = busan, Seoul SUPERSEDED', async () => {
     // given

@@ -6,7 +6,7 @@
 // proactive off stops it all
 // (turn-pipeline §14, API.md).
 import { randomUUID } from 'node:crypto';
-import { HearthClient, onboard, settled, type Reply } from './support/client.js';
+import { HearthClient, onboard, sayOk, settled } from './support/client.js';
 import { startHearth, type RunningHearth } from './support/process.js';
 
 const MINUTE = 60;
@@ -48,11 +48,7 @@ describe.each(['postgres', 'pglite'] as const)('proactive messages through the H
     expect((await anon.advanceClock(seconds)).status).toBe(200);
   }
 
-  async function say(me: HearthClient, conversation: string, text: string): Promise<Reply> {
-    const r = await me.say(conversation, text);
-    expect(r.status).toBe(200);
-    return r;
-  }
+  const say = sayOk;
 
   /** The user's retention state once every hour up to now is evaluated and every planned message is delivered or declined. */
   async function evaluated(userId: string): Promise<any> {

@@ -4,7 +4,7 @@
 // about is surfaced, an unrelated one is not, whatever exists; a recall question
 // searches; the recorded retrieval carries each memory's relevance.
 import { randomUUID } from 'node:crypto';
-import { HearthClient, onboard, settled, type Reply } from './support/client.js';
+import { HearthClient, memoriesWhen as memoriesOf, onboard, sayOk } from './support/client.js';
 import { startHearth, type RunningHearth } from './support/process.js';
 
 interface MemoryBody {
@@ -34,21 +34,9 @@ describe('surfacing memories through the HTTP API (scripts/start, Postgres)', ()
     expect(await hearth?.stop()).toEqual([0]);
   });
 
-  async function say(me: HearthClient, conversation: string, text: string): Promise<Reply> {
-    const r = await me.say(conversation, text);
-    expect(r.status).toBe(200);
-    return r;
-  }
+  const say = sayOk;
 
-  /** The user's ACTIVE memories once `done` holds: memory writes back moments after the reply. */
-  async function memoriesWhen(me: HearthClient, done: (ms: MemoryBody[]) => boolean): Promise<MemoryBody[]> {
-    const r = await settled(
-      () => me.call('GET', '/v1/me/memories'),
-      (x) => x.status === 200 && done(x.body.memories as MemoryBody[]),
-    );
-    expect(r.status).toBe(200);
-    return r.body.memories as MemoryBody[];
-  }
+  const memoriesWhen = (me: HearthClient, done: (ms: MemoryBody[]) => boolean) => memoriesOf<MemoryBody>(me, done);
 
   /** What the turn recorded it retrieved, with relevance (protobuf JSON leaves out a 0). */
   async function retrieved(messageId: string): Promise<Map<string, number>> {

@@ -20,7 +20,7 @@ import { z } from 'zod';
 import { intArg, log, requiredServerEnv, type ServerEnv } from '../bench/lib/cli.js';
 import { createProgress, type Progress } from '../bench/lib/progress.js';
 import { CountingApi } from './lib/api.js';
-import { baseUrlArg, checkVirtualClock, describeDatabase, handleInterrupts, serversProblem, startHearthChild, type HearthChild } from './lib/hearth-process.js';
+import { baseUrlArg, checkVirtualClock, handleInterrupts, openTarget, type HearthChild } from './lib/hearth-process.js';
 import { LOCOMO_FILE, loadLocomo, planConversation, type PlannedConversation } from './lib/locomo.js';
 import { alignmentAdvance, isPrecision, type CalendarShift, type StatedDate } from './lib/recall-dates.js';
 import { AUDIT_FILE, loadAudit, parseConversationList, selectItems, sessionDateOf, type RecallItem, type Skipped } from './lib/recall-items.js';
@@ -257,18 +257,7 @@ async function main(): Promise<number> {
 
   let target: RecallReport['target'];
   try {
-    if (opts.url) {
-      target = { mode: 'external', url: opts.url };
-    } else {
-      const env = serverEnv();
-      const problem = await serversProblem(env);
-      if (problem) program.error(problem);
-      log(`starting Hearth (scripts/start) on ${describeDatabase(env.DATABASE_URL)}, NATS ${env.NATS_URL}`);
-      hearth = await startHearthChild({ natsUrl: env.NATS_URL, databaseUrl: env.DATABASE_URL, onSpawn: (kill) => interrupts.watch({ kill }) });
-      interrupts.watch({ namespace: hearth.namespace });
-      log(`Hearth is ready at ${hearth.url} (namespace ${hearth.namespace})`);
-      target = { mode: 'started', url: hearth.url, namespace: hearth.namespace, database: describeDatabase(env.DATABASE_URL), nats: env.NATS_URL };
-    }
+    ({ target, hearth } = await openTarget(opts.url, serverEnv, (m) => program.error(m), interrupts));
     const api = new CountingApi(target.url);
     await checkVirtualClock(api);
 

@@ -100,3 +100,23 @@ export async function onboard(anon: HearthClient, answers: Partial<typeof ANSWER
   expect(profile.body.persona).not.toBeNull();
   return me;
 }
+
+/** Sends a chat message and expects it answered (200). */
+export async function sayOk(me: HearthClient, conversationId: string, text: string): Promise<Reply> {
+  const r = await me.say(conversationId, text);
+  expect(r.status).toBe(200);
+  return r;
+}
+
+/**
+ * The caller's memories once `done` holds of them (memory writes back moments
+ * after the reply): ACTIVE ones, or every status with `all`.
+ */
+export async function memoriesWhen<M>(me: HearthClient, done: (ms: M[]) => boolean, all = false): Promise<M[]> {
+  const r = await settled(
+    () => me.call('GET', `/v1/me/memories${all ? '?status=all' : ''}`),
+    (x) => x.status === 200 && done(x.body.memories as M[]),
+  );
+  expect(r.status).toBe(200);
+  return r.body.memories as M[];
+}

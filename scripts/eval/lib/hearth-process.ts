@@ -207,3 +207,29 @@ export function handleInterrupts(): Interrupts {
     watch: (c) => Object.assign(child, c),
   };
 }
+
+/** Which Hearth an eval talked to, as its report names it. */
+export interface EvalTarget {
+  mode: 'started' | 'external';
+  url: string;
+  namespace?: string;
+  database?: string;
+  nats?: string;
+}
+
+/**
+ * The Hearth an eval talks to: the one running at `url`, or one it starts on
+ * the servers `env()` names (NATS_URL, DATABASE_URL), after checking they
+ * answer. The caller stops the child it gets.
+ */
+export async function openTarget(url: string | undefined, env: () => ServerEnv, fail: (message: string) => never, interrupts: Interrupts): Promise<{ target: EvalTarget; hearth?: HearthChild }> {
+  if (url) return { target: { mode: 'external', url } };
+  const servers = env();
+  const problem = await serversProblem(servers);
+  if (problem) fail(problem);
+  log(`starting Hearth (scripts/start) on ${describeDatabase(servers.DATABASE_URL)}, NATS ${servers.NATS_URL}`);
+  const hearth = await startHearthChild({ natsUrl: servers.NATS_URL, databaseUrl: servers.DATABASE_URL, onSpawn: (kill) => interrupts.watch({ kill }) });
+  interrupts.watch({ namespace: hearth.namespace });
+  log(`Hearth is ready at ${hearth.url} (namespace ${hearth.namespace})`);
+  return { hearth, target: { mode: 'started', url: hearth.url, namespace: hearth.namespace, database: describeDatabase(servers.DATABASE_URL), nats: servers.NATS_URL } };
+}

@@ -1,6 +1,7 @@
 // eval:recall's report: one row per conversation and the total, one row per
 // QA category, the temporal breakdown, and a last line that sums it up.
 import { fmt, table } from '../../bench/lib/report.js';
+import type { EvalTarget } from './hearth-process.js';
 import { CATEGORIES } from './recall-items.js';
 import { headline, share, TARGETS, type ConversationRecall, type RecallTotals, type Tally } from './recall-metrics.js';
 import type { CalendarShift } from './recall-dates.js';
@@ -24,7 +25,7 @@ export interface RecallConversationReport extends ConversationRecall {
 /** Everything one run measured; also what `--json` writes. */
 export interface RecallReport {
   startedAt: string;
-  target: { mode: 'started' | 'external'; url: string; namespace?: string; database?: string; nats?: string };
+  target: EvalTarget;
   data: { file: string; conversations: number[]; maxTurns: number | null; lineGapSeconds: number; questionGapSeconds: number };
   wallMs: number;
   interrupted: boolean;

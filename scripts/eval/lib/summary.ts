@@ -1,11 +1,12 @@
 import { fmt, table } from '../../bench/lib/report.js';
+import type { EvalTarget } from './hearth-process.js';
 import { perSecond, summarize, type Summary } from '../../bench/lib/stats.js';
 import { OUTCOMES, type ConversationResult, type TurnRecord } from './replay.js';
 
 /** Everything one run measured; also what `--json` writes. */
 export interface EvalReport {
   startedAt: string;
-  target: { mode: 'started' | 'external'; url: string; namespace?: string; database?: string; nats?: string };
+  target: EvalTarget;
   data: { file: string; conversations: number; maxTurns: number | null; lineGapSeconds: number };
   wallMs: number;
   interrupted: boolean;
