@@ -1,7 +1,7 @@
-import { positionOf } from '@hearth/store';
 import type { Kysely } from 'kysely';
 import MiniSearch from 'minisearch';
 import type { MemoryDb } from '../db.js';
+import { createProjectionCopy, type ProjectionCopyOptions } from '../projection-copy.js';
 import { byRank, memoryText, relevance, terms, type TermStats } from '../domain/relevance.js';
 
 /** A lexical search (issue 15): one user's memories with one companion, or with all of them for ''. */
@@ -39,14 +39,7 @@ export interface LexicalIndex {
   close(): Promise<void>;
 }
 
-export interface LexicalIndexOptions {
-  /** The projection it reads (its positions tell when a user's memories changed). */
-  projection: string;
-  /** The memory stream's subject of a user, e.g. `hearth.memory.v1.<user_id>`. */
-  subjectOf: (userId: string) => string;
-  /** Users kept in memory at once; the least recently used go first. @default 1000 */
-  maxUsers?: number;
-}
+export type LexicalIndexOptions = ProjectionCopyOptions;
 
 interface Doc {
   memoryId: string;
@@ -101,8 +94,6 @@ class Shelf implements TermStats {
 }
 
 interface Entry {
-  /** The projection's position on the user's chain when this was loaded. */
-  position: number;
   /** By companion. */
   shelves: Map<string, Shelf>;
   /** Which companion each memory is filed under, to take it off its shelf. */
@@ -118,31 +109,14 @@ interface Entry {
  * replica — and never disagrees with it; an erasure drops the user.
  */
 export function createLexicalIndex(db: Kysely<MemoryDb>, opts: LexicalIndexOptions): LexicalIndex {
-  const maxUsers = opts.maxUsers ?? 1000;
-  const cache = new Map<string, Entry>();
-  // One load per user at a time: two interleaved catch-ups could file an older row over a newer one.
-  const loading = new Map<string, Promise<Entry>>();
-
-  function touch(userId: string, entry: Entry): Entry {
-    cache.delete(userId);
-    cache.set(userId, entry);
-    while (cache.size > maxUsers) cache.delete(cache.keys().next().value!);
-    return entry;
-  }
-
-  async function loadNow(userId: string): Promise<Entry> {
-    const position = await positionOf(db, opts.projection, opts.subjectOf(userId));
-    let cached = cache.get(userId);
-    if (cached && cached.position === position) return touch(userId, cached);
-    // Behind the cached position: the rows were rebuilt or erased, load afresh.
-    if (cached && position < cached.position) cached = undefined;
+  const copy = createProjectionCopy<Entry>(db, opts, async (userId, since, cached) => {
     let q = db
       .selectFrom('memories')
       .select(['memory_id', 'ai_friend_id', 'memory_key', 'memory_value', 'status', 'confidence', 'last_confirmed_at'])
       .where('user_id', '=', userId);
-    q = cached ? q.where('updated_seq', '>', cached.position) : q.where('status', '=', 'ACTIVE');
+    q = since !== null ? q.where('updated_seq', '>', since) : q.where('status', '=', 'ACTIVE');
     const rows = await q.execute();
-    const entry: Entry = cached ?? { position, shelves: new Map(), friendOf: new Map() };
+    const entry: Entry = cached ?? { shelves: new Map(), friendOf: new Map() };
     for (const r of rows) {
       const was = entry.friendOf.get(r.memory_id);
       if (was !== undefined) entry.shelves.get(was)?.drop(r.memory_id);
@@ -154,18 +128,8 @@ export function createLexicalIndex(db: Kysely<MemoryDb>, opts: LexicalIndexOptio
       shelf.put({ memoryId: r.memory_id, key: r.memory_key, text: t.join(' '), terms: t, lastConfirmedAt: r.last_confirmed_at.getTime(), confidence: r.confidence });
       entry.friendOf.set(r.memory_id, r.ai_friend_id);
     }
-    entry.position = position;
-    return touch(userId, entry);
-  }
-
-  function load(userId: string): Promise<Entry> {
-    const next = (loading.get(userId) ?? Promise.resolve(undefined)).catch(() => undefined).then(() => loadNow(userId));
-    loading.set(userId, next);
-    void next.finally(() => {
-      if (loading.get(userId) === next) loading.delete(userId);
-    }).catch(() => undefined);
-    return next;
-  }
+    return entry;
+  });
 
   function searchShelf(shelf: Shelf, queryTerms: readonly string[], exclude: ReadonlySet<string>): LexicalHit[] {
     if (shelf.documentCount === 0) return [];
@@ -182,18 +146,18 @@ export function createLexicalIndex(db: Kysely<MemoryDb>, opts: LexicalIndexOptio
     async search(q: LexicalQuery): Promise<LexicalHit[]> {
       const queryTerms = terms(q.text);
       if (queryTerms.length === 0) return [];
-      const entry = await load(q.userId);
+      const entry = await copy.get(q.userId);
       const exclude = new Set(q.excludeKeys);
       const shelves = q.aiFriendId ? [entry.shelves.get(q.aiFriendId)].filter((s) => s !== undefined) : [...entry.shelves.values()];
       const ranked = shelves.flatMap((s) => searchShelf(s, queryTerms, exclude)).map((h) => ({ ...h, score: h.bm25 }));
       return ranked.sort(byRank).map(({ score: _score, ...hit }) => hit);
     },
     eraseUser(userId: string) {
-      cache.delete(userId);
+      copy.forget(userId);
       return Promise.resolve();
     },
     close() {
-      cache.clear();
+      copy.clear();
       return Promise.resolve();
     },
   };

@@ -1,6 +1,6 @@
-import { positionOf } from '@hearth/store';
 import type { Kysely } from 'kysely';
 import type { MemoryDb } from '../db.js';
+import { createProjectionCopy, type ProjectionCopyOptions } from '../projection-copy.js';
 import type { VectorHit, VectorIndex, VectorQuery } from './port.js';
 
 interface Point {
@@ -13,8 +13,6 @@ interface Point {
 }
 
 interface Entry {
-  /** The projection's position on the user's chain when this was loaded. */
-  position: number;
   /** The user's ACTIVE points with a vector, by memory id… */
   points: Map<string, Point>;
   /** …and as an array, which a search scans faster (rebuilt after a change). */
@@ -30,14 +28,7 @@ function unit(values: readonly number[]): Float32Array {
   return Float32Array.from(values, (x) => x / n);
 }
 
-export interface EmbeddedIndexOptions {
-  /** The projection it reads (its positions tell when a user's vectors changed). */
-  projection: string;
-  /** The memory stream's subject of a user, e.g. `hearth.memory.v1.<user_id>`. */
-  subjectOf: (userId: string) => string;
-  /** Users kept in memory at once; the least recently used go first. @default 1000 */
-  maxUsers?: number;
-}
+export type EmbeddedIndexOptions = ProjectionCopyOptions;
 
 /**
  * The in-process index when QDRANT_URL is unset: each user's ACTIVE vectors,
@@ -49,35 +40,14 @@ export interface EmbeddedIndexOptions {
  * points, which stays in single-digit milliseconds at 10k memories per user.
  */
 export function createEmbeddedIndex(db: Kysely<MemoryDb>, opts: EmbeddedIndexOptions): VectorIndex {
-  const maxUsers = opts.maxUsers ?? 1000;
-  const cache = new Map<string, Entry>();
-
-  function touch(userId: string, entry: Entry): Entry {
-    // Most recently used last, so eviction takes the oldest.
-    cache.delete(userId);
-    cache.set(userId, entry);
-    while (cache.size > maxUsers) cache.delete(cache.keys().next().value!);
-    return entry;
-  }
-
-  /**
-   * The user's points as of the projection's position now: all of them the
-   * first time, then only the rows changed since (a new record, a supersede, an
-   * invalidation), so a write costs the next search a few rows, not 10k.
-   */
-  async function load(userId: string): Promise<Entry> {
-    const position = await positionOf(db, opts.projection, opts.subjectOf(userId));
-    let cached = cache.get(userId);
-    if (cached && cached.position === position) return touch(userId, cached);
-    // A position behind the cached one means the rows were rebuilt or erased
-    // (deleted rows leave no trace to catch up on): load afresh.
-    if (cached && position < cached.position) cached = undefined;
+  // The user's points: all of them the first time, then only the rows changed
+  // since, so a write costs the next search a few rows, not 10k.
+  const copy = createProjectionCopy<Entry>(db, opts, async (userId, since, cached) => {
     let q = db
       .selectFrom('memories')
       .select(['memory_id', 'ai_friend_id', 'memory_key', 'embedding_model', 'embedding', 'status'])
       .where('user_id', '=', userId);
-    // Rows changed after the cached position; a fresh load reads only ACTIVE ones.
-    q = cached ? q.where('updated_seq', '>', cached.position) : q.where('status', '=', 'ACTIVE');
+    q = since !== null ? q.where('updated_seq', '>', since) : q.where('status', '=', 'ACTIVE');
     const rows = await q.execute();
     const points = cached ? cached.points : new Map<string, Point>();
     for (const r of rows) {
@@ -85,8 +55,8 @@ export function createEmbeddedIndex(db: Kysely<MemoryDb>, opts: EmbeddedIndexOpt
       if (vector.length === 0) points.delete(r.memory_id);
       else points.set(r.memory_id, { memoryId: r.memory_id, aiFriendId: r.ai_friend_id, key: r.memory_key, model: r.embedding_model, vector });
     }
-    return touch(userId, { position, points, list: rows.length > 0 || !cached ? [...points.values()] : cached.list });
-  }
+    return { points, list: rows.length > 0 || !cached ? [...points.values()] : cached.list };
+  });
 
   return {
     kind: 'embedded',
@@ -95,7 +65,7 @@ export function createEmbeddedIndex(db: Kysely<MemoryDb>, opts: EmbeddedIndexOpt
     },
     async search(q: VectorQuery): Promise<VectorHit[]> {
       if (q.topK <= 0) return [];
-      const entry = await load(q.userId);
+      const entry = await copy.get(q.userId);
       const exclude = new Set(q.excludeKeys);
       const v = unit(q.vector);
       if (v.length === 0) return [];
@@ -120,11 +90,11 @@ export function createEmbeddedIndex(db: Kysely<MemoryDb>, opts: EmbeddedIndexOpt
     setStatus: () => Promise.resolve(),
     // The rows are deleted by the projection's erase; only this process's copy is left.
     eraseUser(userId: string) {
-      cache.delete(userId);
+      copy.forget(userId);
       return Promise.resolve();
     },
     close() {
-      cache.clear();
+      copy.clear();
       return Promise.resolve();
     },
   };
