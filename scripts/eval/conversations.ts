@@ -12,7 +12,7 @@ import { statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { Command } from 'commander';
-import { intArg, log, requiredServerEnv, type ServerEnv } from '../bench/lib/cli.js';
+import { intArg, log } from '../bench/lib/cli.js';
 import { createProgress } from '../bench/lib/progress.js';
 import { CountingApi } from './lib/api.js';
 import { baseUrlArg, checkVirtualClock, handleInterrupts, openTarget, type HearthChild } from './lib/hearth-process.js';
@@ -46,14 +46,6 @@ const program: Command = new Command('eval:conversations')
 const opts = program.opts<Options>();
 if (opts.url) opts.url = baseUrlArg(opts.url);
 
-/** NATS_URL and DATABASE_URL, both required when the eval starts Hearth itself (as for the benches). */
-function serverEnv(): ServerEnv {
-  return requiredServerEnv(
-    (m) => program.error(m),
-    'the eval starts Hearth on NATS_URL (JetStream) and DATABASE_URL (Postgres): set both, ' +
-      'e.g. NATS_URL=nats://127.0.0.1:4222 DATABASE_URL=postgres://postgres@127.0.0.1:5432/hearth_test, or pass --url of a running Hearth',
-  );
-}
 
 function locomoPath(data: string): string {
   const p = resolve(data);
@@ -77,7 +69,7 @@ async function main(): Promise<number> {
 
   let target: EvalReport['target'];
   try {
-    ({ target, hearth } = await openTarget(opts.url, serverEnv, (m) => program.error(m), interrupts));
+    ({ target, hearth } = await openTarget(opts.url, (m) => program.error(m), interrupts));
     const api = new CountingApi(target.url);
     await checkVirtualClock(api);
 

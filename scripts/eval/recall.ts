@@ -17,7 +17,7 @@ import { writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { z } from 'zod';
-import { intArg, log, requiredServerEnv, type ServerEnv } from '../bench/lib/cli.js';
+import { intArg, log } from '../bench/lib/cli.js';
 import { createProgress, type Progress } from '../bench/lib/progress.js';
 import { CountingApi } from './lib/api.js';
 import { baseUrlArg, checkVirtualClock, handleInterrupts, openTarget, type HearthChild } from './lib/hearth-process.js';
@@ -63,13 +63,6 @@ const program: Command = new Command('eval:recall')
 const opts = program.opts<Options>();
 if (opts.url) opts.url = baseUrlArg(opts.url);
 
-function serverEnv(): ServerEnv {
-  return requiredServerEnv(
-    (m) => program.error(m),
-    'the eval starts Hearth on NATS_URL (JetStream) and DATABASE_URL (Postgres): set both, ' +
-      'e.g. NATS_URL=nats://127.0.0.1:4222 DATABASE_URL=postgres://postgres@127.0.0.1:5432/hearth_test, or pass --url of a running Hearth',
-  );
-}
 
 /** locomo10.json and the audit beside it, from --data (the shared data directory, or locomo10.json itself). */
 function dataPaths(data: string): { locomo: string; audit: string } {
@@ -257,7 +250,7 @@ async function main(): Promise<number> {
 
   let target: RecallReport['target'];
   try {
-    ({ target, hearth } = await openTarget(opts.url, serverEnv, (m) => program.error(m), interrupts));
+    ({ target, hearth } = await openTarget(opts.url, (m) => program.error(m), interrupts));
     const api = new CountingApi(target.url);
     await checkVirtualClock(api);
 

@@ -8,7 +8,7 @@ import { InvalidArgumentError } from 'commander';
 import pg from 'pg';
 import { canConnect, cleanupNamespace, dropSchemas, freePort, testNamespace, waitFor } from '@hearth/testing';
 import { ApiCallError } from '../../bench/lib/api-client.js';
-import { log, withTimeout, type ServerEnv } from '../../bench/lib/cli.js';
+import { log, requiredServerEnv, withTimeout, type ServerEnv } from '../../bench/lib/cli.js';
 import type { CountingApi } from './api.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -219,12 +219,16 @@ export interface EvalTarget {
 
 /**
  * The Hearth an eval talks to: the one running at `url`, or one it starts on
- * the servers `env()` names (NATS_URL, DATABASE_URL), after checking they
+ * the servers NATS_URL and DATABASE_URL name (both required), after checking they
  * answer. The caller stops the child it gets.
  */
-export async function openTarget(url: string | undefined, env: () => ServerEnv, fail: (message: string) => never, interrupts: Interrupts): Promise<{ target: EvalTarget; hearth?: HearthChild }> {
+export async function openTarget(url: string | undefined, fail: (message: string) => never, interrupts: Interrupts): Promise<{ target: EvalTarget; hearth?: HearthChild }> {
   if (url) return { target: { mode: 'external', url } };
-  const servers = env();
+  const servers = requiredServerEnv(
+    fail,
+    'the eval starts Hearth on NATS_URL (JetStream) and DATABASE_URL (Postgres): set both, ' +
+      'e.g. NATS_URL=nats://127.0.0.1:4222 DATABASE_URL=postgres://postgres@127.0.0.1:5432/hearth_test, or pass --url of a running Hearth',
+  );
   const problem = await serversProblem(servers);
   if (problem) fail(problem);
   log(`starting Hearth (scripts/start) on ${describeDatabase(servers.DATABASE_URL)}, NATS ${servers.NATS_URL}`);
