@@ -79,3 +79,23 @@ describe('a sentence that names no time', () => {
     expect(extractHeuristic('We went camping last week. I am going to adopt a puppy.', AT).find((c) => c.value.includes('puppy'))?.occurred).toBeUndefined();
   });
 });
+
+describe('any message', () => {
+  // Pieces of real talk and of nasty input, joined at random (a fixed seed): no
+  // message may throw (one bad input must never wedge a user's write-back), and
+  // every key is one of §12.3.1's formats.
+  const PIECES = ['I ', 'went ', 'yesterday ', 'last may ', 'my ', 'sister ', '?', '!', '.', '...', '—', "'", '"', '(', ')', '😀', '저는 ', '서울에 ', '살아요', '좋아해요', '\u0000', '\u200b', '\ud800', 'in 2020 ', '31 February ', 'next ', 'ago ', 'two ', 'weeks ', 'Dr. ', '\n', ',', 'gonna ', "don't ", 'love ', 'sushi ', 'at 25:99 ', '99/99/9999 ', 'Researching ', 'Winning '];
+
+  it('gives only valid keys and never throws', () => {
+    let seed = 7;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (let i = 0; i < 400; i++) {
+      let text = '';
+      for (let j = 0, n = 1 + Math.floor(rnd() * 30); j < n; j++) text += PIECES[Math.floor(rnd() * PIECES.length)];
+      for (const c of extractHeuristic(text, AT)) {
+        expect([text, parseKey(c.key)]).not.toEqual([text, null]);
+        expect(Array.from(c.value).length).toBeLessThanOrEqual(160);
+      }
+    }
+  });
+});
