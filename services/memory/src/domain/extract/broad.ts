@@ -121,11 +121,19 @@ function tenseOf(lower: string, terms: readonly Term[]): Tense {
   return terms.some((t) => t.tags.has('PastTense')) || /\b(?:yesterday|ago|last)\b/.test(lower) ? 'past' : 'present';
 }
 
-/** The time a sentence states, for the message's next sentences (see extractSentence's `before`). */
-export function sentenceTime(s: ParsedSentence, at: Date): StatedTime | null {
-  const lower = plain(s.text.replace(LEAD_FILLER, ''));
-  const tense = tenseOf(lower, s.terms);
-  return tense === 'past' ? statedTime(s.text, at, tense) : null;
+/** A sentence's tense and the time it states, read once (chrono) when first asked for. */
+export interface SentenceTime {
+  tense: Tense;
+  stated(): StatedTime | null;
+}
+
+export function timeOf(s: ParsedSentence, at: Date): SentenceTime {
+  const tense = tenseOf(plain(s.text.replace(LEAD_FILLER, '')), s.terms);
+  let read: { stated: StatedTime | null } | undefined;
+  return {
+    tense,
+    stated: () => (read ??= { stated: statedTime(s.text, at, tense) }).stated,
+  };
 }
 
 /** Why a sentence gives no memory, or null when it gives one (exported for tests and the audit of misses). */
@@ -194,7 +202,7 @@ function emotionPatternOf(lower: string, domain: EventDomain): EmotionPattern | 
  * The memory one sentence gives, or null. `at` is the turn's time: stated
  * times resolve against it, and an undated event is filed under its month.
  */
-export function extractSentence(s: ParsedSentence, at: Date, before: StatedTime | null = null): Candidate | null {
+export function extractSentence(s: ParsedSentence, at: Date, before: StatedTime | null = null, time: SentenceTime = timeOf(s, at)): Candidate | null {
   const skip = skipReason(s);
   const lower = plain(s.text.replace(LEAD_FILLER, ''));
   const words = lower.split(' ');
@@ -202,10 +210,9 @@ export function extractSentence(s: ParsedSentence, at: Date, before: StatedTime 
   const pattern = emotionPatternOf(lower, domain);
   // "I've been feeling down lately" names no thing, and is still a pattern.
   if (skip !== null && !(skip === 'no_content' && pattern)) return null;
-  const tense = tenseOf(lower, s.terms);
   // "My cousin's wedding was last week. I gave a toast.": a past sentence
   // that names no time of its own is dated by the message's previous one.
-  const stated = statedTime(s.text, at, tense) ?? (tense === 'past' && before ? before : null);
+  const stated = time.stated() ?? (time.tense === 'past' && before ? before : null);
   const value = valueOf(s, stated);
   if (value === '') return null;
   if (pattern) return { type: 'EMOTIONAL_PATTERN', key: emotionKey(pattern), value, extractor: 'heuristic' };

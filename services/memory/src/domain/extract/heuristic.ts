@@ -24,7 +24,7 @@ import { normalizeUserText } from '@hearth/text';
 import { BROAD, type EmotionPattern, type EventDomain, type FactField, type PreferenceCategory } from '../../config.js';
 import { canonicalText, emotionKey, eventKey, factKey, parseKey, preferenceKey, preferenceValue } from '../keys.js';
 import type { Candidate, Extractor, MemoryType, StatedTime } from '../types.js';
-import { extractSentence, parseSentences, sentenceTime } from './broad.js';
+import { extractSentence, parseSentences, timeOf } from './broad.js';
 import { extractKorean } from './korean.js';
 import { PLAN } from './broad-lexicon.js';
 import * as L from './lexicon.js';
@@ -1164,12 +1164,12 @@ function extract(text: string, at: Date, mode: Mode): Candidate[] {
   let before: StatedTime | null = null;
   for (const sentence of parseSentences(text)) {
     const f = folded(sentence.text);
-    const own = sentenceTime(sentence, at);
+    const time = timeOf(sentence, at);
     if (!sources.some((src) => f.includes(src))) {
-      const c = extractSentence(sentence, at, before);
+      const c = extractSentence(sentence, at, before, time);
       if (c) broad.push(c);
     }
-    before = own ?? before;
+    if (time.tense === 'past') before = time.stated() ?? before;
   }
   broad.sort((a, b) => b.value.length - a.value.length);
   for (const c of broad.slice(0, BROAD.maxPerMessage)) out.push(c.type, c.key, c.value, c.occurred);
