@@ -176,7 +176,7 @@ export const SURFACING = {
    * is about is not said back when the message changes or denies it. Words of a
    * negative stance (against a `like|` memory), of a positive one (against a
    * `dislike|` memory), and of change or correction (against any FACT or
-   * PREFERENCE), matched as whole norm_no_punct tokens or token pairs. The
+   * PREFERENCE), matched as words or phrases of norm_no_punct (@hearth/text containsAny). The
    * uncertainty service (issue 17) will raise such a conflict gently; until then
    * the reply simply does not assert the old memory.
    */

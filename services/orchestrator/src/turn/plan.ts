@@ -1,3 +1,4 @@
+import { containsAny } from '@hearth/text';
 import { GATES, RECIPE, SURFACING } from '../config.js';
 import type { PersonaConstraints, Tone } from './constraints.js';
 
@@ -114,8 +115,7 @@ export function chooseMemories(input: Pick<PlanInput, 'memories' | 'recallAsked'
 }
 
 function says(tokens: readonly string[], words: readonly string[]): boolean {
-  const pairs = new Set(tokens.slice(1).map((t, i) => `${tokens[i]} ${t}`));
-  return words.some((w) => (w.includes(' ') ? pairs.has(w) : tokens.includes(w)));
+  return containsAny(tokens.join(' '), words).length > 0;
 }
 
 /**
