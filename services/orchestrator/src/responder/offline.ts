@@ -242,23 +242,23 @@ function lengthen(sentence: string, target: number, seed: number, clauses: reado
   return out;
 }
 
-const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+// A calendar date in words ("7 May 2023", "May 2023"), read as the UTC date it is.
+const DAY_MONTH_YEAR = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' });
+const MONTH_YEAR = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', month: 'long', year: 'numeric' });
 
 /** "on 7 May 2023", "in May 2023", "in 2022", "the week of 1 May 2023": a stated date as said back. */
 export function statedWhen(on: string, precision: string): string {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(on);
-  if (!m) return '';
-  const [, y, mo, d] = m;
-  const month = MONTH_NAMES[Number(mo) - 1]!;
+  const date = /^\d{4}-\d{2}-\d{2}$/.test(on) ? new Date(`${on}T00:00:00Z`) : null;
+  if (!date || Number.isNaN(date.getTime())) return '';
   switch (precision) {
     case 'year':
-      return `in ${y}`;
+      return `in ${on.slice(0, 4)}`;
     case 'month':
-      return `in ${month} ${y}`;
+      return `in ${MONTH_YEAR.format(date)}`;
     case 'week':
-      return `the week of ${Number(d)} ${month} ${y}`;
+      return `the week of ${DAY_MONTH_YEAR.format(date)}`;
     default:
-      return `on ${Number(d)} ${month} ${y}`;
+      return `on ${DAY_MONTH_YEAR.format(date)}`;
   }
 }
 
