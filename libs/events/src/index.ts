@@ -1,5 +1,5 @@
 import { eventType } from '@hearth/bus';
-import { ingress, memory, orchestrator, retention, router } from '@hearth/proto';
+import { belief, ingress, memory, orchestrator, retention, router } from '@hearth/proto';
 
 /** The typed catalogue of Hearth events: protobuf name and codec of each. */
 export const Events = {
@@ -23,6 +23,11 @@ export const Events = {
   RetentionAcknowledged: eventType('hearth.retention.v1.RetentionAcknowledged', retention.RetentionAcknowledged),
   RetentionIgnored: eventType('hearth.retention.v1.RetentionIgnored', retention.RetentionIgnored),
   AppOpenAttributed: eventType('hearth.retention.v1.AppOpenAttributed', retention.AppOpenAttributed),
+  BeliefsExtracted: eventType('hearth.belief.v1.BeliefsExtracted', belief.BeliefsExtracted),
+  BeliefsMerged: eventType('hearth.belief.v1.BeliefsMerged', belief.BeliefsMerged),
+  ExtractorVersionRolledBack: eventType('hearth.belief.v1.ExtractorVersionRolledBack', belief.ExtractorVersionRolledBack),
+  BeliefChallengeIssued: eventType('hearth.belief.v1.BeliefChallengeIssued', belief.BeliefChallengeIssued),
+  BeliefConfidenceUpdated: eventType('hearth.belief.v1.BeliefConfidenceUpdated', belief.BeliefConfidenceUpdated),
 } as const;
 
 export type UserCreated = ingress.UserCreated;
@@ -53,6 +58,12 @@ export type RetentionPlanned = retention.RetentionPlanned;
 export type RetentionAcknowledged = retention.RetentionAcknowledged;
 export type RetentionIgnored = retention.RetentionIgnored;
 export type AppOpenAttributed = retention.AppOpenAttributed;
+export type BeliefsExtracted = belief.BeliefsExtracted;
+export type BeliefsMerged = belief.BeliefsMerged;
+export type ExtractorVersionRolledBack = belief.ExtractorVersionRolledBack;
+export type BeliefChallengeIssued = belief.BeliefChallengeIssued;
+export type BeliefConfidenceUpdated = belief.BeliefConfidenceUpdated;
+export type BeliefContext = orchestrator.BeliefContext;
 
 export { deriveId, isUuid } from './ids.js';
 export { styleParamsToJson, styleParamsFromJson } from './style.js';
@@ -65,6 +76,14 @@ export {
   GET_PERSONA,
   GET_RELATIONSHIP,
   GET_RETENTION,
+  GET_BELIEFS,
+  GET_BELIEF_CONTEXT,
+  MERGE_BELIEFS,
+  ROLLBACK_EXTRACTOR_VERSION,
+  LIST_BELIEF_USERS,
+  createBeliefQueries,
+  getBeliefContext,
+  type BeliefQueries,
   createMemoryQueries,
   getPersona,
   getRelationship,

@@ -1,5 +1,5 @@
 import type { Bus } from '@hearth/bus';
-import { memory, orchestrator, retention } from '@hearth/proto';
+import { belief, memory, orchestrator, retention } from '@hearth/proto';
 
 // The request/reply queries between services: their names, served by the owning
 // service, and the typed clients another service asks with. Shared here (like
@@ -15,6 +15,12 @@ export const GET_PERSONA = 'GetPersona';
 export const GET_RELATIONSHIP = 'GetRelationship';
 /** Retention's query. */
 export const GET_RETENTION = 'GetRetention';
+/** The belief graph's queries and admin commands. */
+export const GET_BELIEFS = 'GetBeliefs';
+export const GET_BELIEF_CONTEXT = 'GetBeliefContext';
+export const MERGE_BELIEFS = 'MergeBeliefs';
+export const ROLLBACK_EXTRACTOR_VERSION = 'RollbackExtractorVersion';
+export const LIST_BELIEF_USERS = 'ListBeliefUsers';
 
 /** What ingress asks of memory for GET and DELETE /v1/me/memories. */
 export interface MemoryQueries {
@@ -70,4 +76,45 @@ export function createRetentionQueries(bus: Bus, timeoutMs = 5_000): RetentionQu
       return retention.GetRetentionResponse.decode(reply);
     },
   };
+}
+
+/** What ingress and the admin scripts ask of the belief graph. */
+export interface BeliefQueries {
+  /** holder: user | companion | '' (both). */
+  get(userId: string, holder: string): Promise<belief.GetBeliefsResponse>;
+  merge(userId: string, linkId: string, reason: string): Promise<belief.MergeBeliefsResponse>;
+  rollback(userId: string, extractorVersion: string, reason: string): Promise<belief.RollbackExtractorVersionResponse>;
+  usersOf(extractorVersion: string): Promise<string[]>;
+}
+
+export function createBeliefQueries(bus: Bus, timeoutMs = 5_000): BeliefQueries {
+  return {
+    async get(userId, holder) {
+      const reply = await bus.query('belief-graph', GET_BELIEFS, belief.GetBeliefsRequest.encode({ userId, holder }).finish(), timeoutMs);
+      return belief.GetBeliefsResponse.decode(reply);
+    },
+    async merge(userId, linkId, reason) {
+      const reply = await bus.query('belief-graph', MERGE_BELIEFS, belief.MergeBeliefsRequest.encode({ userId, linkId, reason }).finish(), timeoutMs);
+      return belief.MergeBeliefsResponse.decode(reply);
+    },
+    async rollback(userId, extractorVersion, reason) {
+      const request = belief.RollbackExtractorVersionRequest.encode({ userId, extractorVersion, reason }).finish();
+      const reply = await bus.query('belief-graph', ROLLBACK_EXTRACTOR_VERSION, request, timeoutMs);
+      return belief.RollbackExtractorVersionResponse.decode(reply);
+    },
+    async usersOf(extractorVersion) {
+      const reply = await bus.query('belief-graph', LIST_BELIEF_USERS, belief.ListBeliefUsersRequest.encode({ extractorVersion }).finish(), timeoutMs);
+      return belief.ListBeliefUsersResponse.decode(reply).userIds;
+    },
+  };
+}
+
+/**
+ * What the orchestrator asks the belief graph before planning a turn: the
+ * companion's core beliefs and, when the lock and the evaluator allow, one
+ * challenge. A bad request or an absent service gives a `QueryError`.
+ */
+export async function getBeliefContext(bus: Bus, request: belief.GetBeliefContextRequest, timeoutMs?: number): Promise<belief.GetBeliefContextResponse> {
+  const reply = await bus.query('belief-graph', GET_BELIEF_CONTEXT, belief.GetBeliefContextRequest.encode(request).finish(), timeoutMs);
+  return belief.GetBeliefContextResponse.decode(reply);
 }

@@ -5,6 +5,7 @@ export * as router from './gen/hearth/router/v1/events.js';
 export * as orchestrator from './orchestrator.js';
 export * as memory from './memory.js';
 export * as retention from './retention.js';
+export * as belief from './belief.js';
 export {
   eventCodecs,
   isEventTypeName,

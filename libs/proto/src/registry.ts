@@ -1,3 +1,4 @@
+import * as beliefEvents from './gen/hearth/belief/v1/events.js';
 import * as commonEvents from './gen/hearth/common/v1/events.js';
 import * as ingressEvents from './gen/hearth/ingress/v1/events.js';
 import * as memoryEvents from './gen/hearth/memory/v1/events.js';
@@ -53,7 +54,8 @@ export type EventCodecs = CodecsOf<typeof commonEvents> &
   CodecsOf<typeof routerEvents> &
   CodecsOf<typeof orchestratorEvents> &
   CodecsOf<typeof memoryEvents> &
-  CodecsOf<typeof retentionEvents>;
+  CodecsOf<typeof retentionEvents> &
+  CodecsOf<typeof beliefEvents>;
 
 /** A fully-qualified event type name, e.g. `"hearth.ingress.v1.TurnReceived"`. */
 export type EventTypeName = keyof EventCodecs;
@@ -71,6 +73,7 @@ export const eventCodecs: Readonly<EventCodecs> = Object.freeze({
   ...collect(orchestratorEvents),
   ...collect(memoryEvents),
   ...collect(retentionEvents),
+  ...collect(beliefEvents),
 });
 
 const namesByCodec = new Map<unknown, EventTypeName>(

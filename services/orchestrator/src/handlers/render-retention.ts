@@ -273,6 +273,7 @@ async function decide(deps: RenderRetentionDeps, event: StoredEvent, planned: Re
     retentionId: planned.retentionId,
     retentionStep: r.step,
     retentionRenders: r.renders,
+    beliefs: undefined,
   };
   return { decided: { kind: 'rendered', step: r.step }, draft: (meta) => draft(Events.TurnCompleted, completed, meta) };
 }

@@ -285,6 +285,7 @@ async function runRecipe(deps: RespondDeps, event: StoredEvent, routed: TurnRout
     retentionId: '',
     retentionStep: '',
     retentionRenders: 0,
+    beliefs: undefined,
   };
 
   // Stage G (§11): only on a user's chat message, and never when the router says OFF.

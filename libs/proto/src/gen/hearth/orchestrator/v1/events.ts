@@ -241,6 +241,41 @@ export interface TurnCompleted {
   retentionId: string;
   retentionStep: string;
   retentionRenders: number;
+  /** What the turn asked the belief graph before planning (issue 16) and did with it. */
+  beliefs: BeliefContext | undefined;
+}
+
+/**
+ * ChallengeWoven: a belief challenge the reply carries as optional exploration
+ * (belief-challenge.md, at most one per conversation).
+ */
+export interface ChallengeWoven {
+  challengeId: string;
+  beliefId: string;
+  /** gentle | curious | reflective */
+  style: string;
+  prompt: string;
+}
+
+/** BeliefContext: the belief graph's answer to the turn (GetBeliefContext). */
+export interface BeliefContext {
+  /** ok | unavailable | skipped */
+  status: string;
+  error: string;
+  /** The lock's inputs as the orchestrator read them. */
+  shame: boolean;
+  isolation: boolean;
+  dependencyFear: boolean;
+  relationalStrain: boolean;
+  /** The core companion beliefs given to the reply as constraints. */
+  coreBeliefIds: string[];
+  coreBeliefTexts: string[];
+  /** The challenge the reply carries, when it does. */
+  challenge:
+    | ChallengeWoven
+    | undefined;
+  /** Why an offered challenge was not woven in: "" | conversation_had_one | not_chat | fixed_reply | gate_failed */
+  challengeSkipped: string;
 }
 
 /**
@@ -2634,6 +2669,7 @@ function createBaseTurnCompleted(): TurnCompleted {
     retentionId: "",
     retentionStep: "",
     retentionRenders: 0,
+    beliefs: undefined,
   };
 }
 
@@ -2701,6 +2737,9 @@ export const TurnCompleted: MessageFns<TurnCompleted> = {
     }
     if (message.retentionRenders !== 0) {
       writer.uint32(168).uint32(message.retentionRenders);
+    }
+    if (message.beliefs !== undefined) {
+      BeliefContext.encode(message.beliefs, writer.uint32(178).fork()).join();
     }
     return writer;
   },
@@ -2886,6 +2925,14 @@ export const TurnCompleted: MessageFns<TurnCompleted> = {
             message.retentionRenders = reader.uint32();
             continue;
           }
+          case 22: {
+            if (tag !== 178) {
+              break;
+            }
+
+            message.beliefs = BeliefContext.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2973,6 +3020,7 @@ export const TurnCompleted: MessageFns<TurnCompleted> = {
         : isSet(object.retention_renders)
         ? globalThis.Number(object.retention_renders)
         : 0,
+      beliefs: isSet(object.beliefs) ? BeliefContext.fromJSON(object.beliefs) : undefined,
     };
   },
 
@@ -3041,6 +3089,9 @@ export const TurnCompleted: MessageFns<TurnCompleted> = {
     if (message.retentionRenders !== undefined) {
       obj.retentionRenders = Math.round(message.retentionRenders);
     }
+    if (message.beliefs !== undefined) {
+      obj.beliefs = BeliefContext.toJSON(message.beliefs);
+    }
     return obj;
   },
 
@@ -3078,6 +3129,380 @@ export const TurnCompleted: MessageFns<TurnCompleted> = {
     message.retentionId = object.retentionId ?? "";
     message.retentionStep = object.retentionStep ?? "";
     message.retentionRenders = object.retentionRenders ?? 0;
+    message.beliefs = (object.beliefs !== undefined && object.beliefs !== null)
+      ? BeliefContext.fromPartial(object.beliefs)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseChallengeWoven(): ChallengeWoven {
+  return { challengeId: "", beliefId: "", style: "", prompt: "" };
+}
+
+export const ChallengeWoven: MessageFns<ChallengeWoven> = {
+  encode(message: ChallengeWoven, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.challengeId !== "") {
+      writer.uint32(10).string(message.challengeId);
+    }
+    if (message.beliefId !== "") {
+      writer.uint32(18).string(message.beliefId);
+    }
+    if (message.style !== "") {
+      writer.uint32(26).string(message.style);
+    }
+    if (message.prompt !== "") {
+      writer.uint32(34).string(message.prompt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChallengeWoven {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChallengeWoven();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.challengeId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.beliefId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.style = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.prompt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ChallengeWoven {
+    return {
+      challengeId: isSet(object.challengeId)
+        ? globalThis.String(object.challengeId)
+        : isSet(object.challenge_id)
+        ? globalThis.String(object.challenge_id)
+        : "",
+      beliefId: isSet(object.beliefId)
+        ? globalThis.String(object.beliefId)
+        : isSet(object.belief_id)
+        ? globalThis.String(object.belief_id)
+        : "",
+      style: isSet(object.style) ? globalThis.String(object.style) : "",
+      prompt: isSet(object.prompt) ? globalThis.String(object.prompt) : "",
+    };
+  },
+
+  toJSON(message: ChallengeWoven): unknown {
+    const obj: any = {};
+    if (message.challengeId !== undefined) {
+      obj.challengeId = message.challengeId;
+    }
+    if (message.beliefId !== undefined) {
+      obj.beliefId = message.beliefId;
+    }
+    if (message.style !== undefined) {
+      obj.style = message.style;
+    }
+    if (message.prompt !== undefined) {
+      obj.prompt = message.prompt;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ChallengeWoven>): ChallengeWoven {
+    return ChallengeWoven.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ChallengeWoven>): ChallengeWoven {
+    const message = createBaseChallengeWoven();
+    message.challengeId = object.challengeId ?? "";
+    message.beliefId = object.beliefId ?? "";
+    message.style = object.style ?? "";
+    message.prompt = object.prompt ?? "";
+    return message;
+  },
+};
+
+function createBaseBeliefContext(): BeliefContext {
+  return {
+    status: "",
+    error: "",
+    shame: false,
+    isolation: false,
+    dependencyFear: false,
+    relationalStrain: false,
+    coreBeliefIds: [],
+    coreBeliefTexts: [],
+    challenge: undefined,
+    challengeSkipped: "",
+  };
+}
+
+export const BeliefContext: MessageFns<BeliefContext> = {
+  encode(message: BeliefContext, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.status !== "") {
+      writer.uint32(10).string(message.status);
+    }
+    if (message.error !== "") {
+      writer.uint32(18).string(message.error);
+    }
+    if (message.shame !== false) {
+      writer.uint32(24).bool(message.shame);
+    }
+    if (message.isolation !== false) {
+      writer.uint32(32).bool(message.isolation);
+    }
+    if (message.dependencyFear !== false) {
+      writer.uint32(40).bool(message.dependencyFear);
+    }
+    if (message.relationalStrain !== false) {
+      writer.uint32(48).bool(message.relationalStrain);
+    }
+    for (const v of message.coreBeliefIds) {
+      writer.uint32(58).string(v!);
+    }
+    for (const v of message.coreBeliefTexts) {
+      writer.uint32(66).string(v!);
+    }
+    if (message.challenge !== undefined) {
+      ChallengeWoven.encode(message.challenge, writer.uint32(74).fork()).join();
+    }
+    if (message.challengeSkipped !== "") {
+      writer.uint32(82).string(message.challengeSkipped);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BeliefContext {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBeliefContext();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.error = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.shame = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.isolation = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.dependencyFear = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.relationalStrain = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.coreBeliefIds.push(reader.string());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.coreBeliefTexts.push(reader.string());
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.challenge = ChallengeWoven.decode(reader, reader.uint32());
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.challengeSkipped = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BeliefContext {
+    return {
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      error: isSet(object.error) ? globalThis.String(object.error) : "",
+      shame: isSet(object.shame) ? globalThis.Boolean(object.shame) : false,
+      isolation: isSet(object.isolation) ? globalThis.Boolean(object.isolation) : false,
+      dependencyFear: isSet(object.dependencyFear)
+        ? globalThis.Boolean(object.dependencyFear)
+        : isSet(object.dependency_fear)
+        ? globalThis.Boolean(object.dependency_fear)
+        : false,
+      relationalStrain: isSet(object.relationalStrain)
+        ? globalThis.Boolean(object.relationalStrain)
+        : isSet(object.relational_strain)
+        ? globalThis.Boolean(object.relational_strain)
+        : false,
+      coreBeliefIds: globalThis.Array.isArray(object?.coreBeliefIds)
+        ? object.coreBeliefIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.core_belief_ids)
+        ? object.core_belief_ids.map((e: any) => globalThis.String(e))
+        : [],
+      coreBeliefTexts: globalThis.Array.isArray(object?.coreBeliefTexts)
+        ? object.coreBeliefTexts.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.core_belief_texts)
+        ? object.core_belief_texts.map((e: any) => globalThis.String(e))
+        : [],
+      challenge: isSet(object.challenge) ? ChallengeWoven.fromJSON(object.challenge) : undefined,
+      challengeSkipped: isSet(object.challengeSkipped)
+        ? globalThis.String(object.challengeSkipped)
+        : isSet(object.challenge_skipped)
+        ? globalThis.String(object.challenge_skipped)
+        : "",
+    };
+  },
+
+  toJSON(message: BeliefContext): unknown {
+    const obj: any = {};
+    if (message.status !== undefined) {
+      obj.status = message.status;
+    }
+    if (message.error !== undefined) {
+      obj.error = message.error;
+    }
+    if (message.shame !== undefined) {
+      obj.shame = message.shame;
+    }
+    if (message.isolation !== undefined) {
+      obj.isolation = message.isolation;
+    }
+    if (message.dependencyFear !== undefined) {
+      obj.dependencyFear = message.dependencyFear;
+    }
+    if (message.relationalStrain !== undefined) {
+      obj.relationalStrain = message.relationalStrain;
+    }
+    if (message.coreBeliefIds?.length) {
+      obj.coreBeliefIds = message.coreBeliefIds;
+    }
+    if (message.coreBeliefTexts?.length) {
+      obj.coreBeliefTexts = message.coreBeliefTexts;
+    }
+    if (message.challenge !== undefined) {
+      obj.challenge = ChallengeWoven.toJSON(message.challenge);
+    }
+    if (message.challengeSkipped !== undefined) {
+      obj.challengeSkipped = message.challengeSkipped;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<BeliefContext>): BeliefContext {
+    return BeliefContext.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BeliefContext>): BeliefContext {
+    const message = createBaseBeliefContext();
+    message.status = object.status ?? "";
+    message.error = object.error ?? "";
+    message.shame = object.shame ?? false;
+    message.isolation = object.isolation ?? false;
+    message.dependencyFear = object.dependencyFear ?? false;
+    message.relationalStrain = object.relationalStrain ?? false;
+    message.coreBeliefIds = object.coreBeliefIds?.map((e) => e) || [];
+    message.coreBeliefTexts = object.coreBeliefTexts?.map((e) => e) || [];
+    message.challenge = (object.challenge !== undefined && object.challenge !== null)
+      ? ChallengeWoven.fromPartial(object.challenge)
+      : undefined;
+    message.challengeSkipped = object.challengeSkipped ?? "";
     return message;
   },
 };
