@@ -9,3 +9,4 @@ export { preprocess, type Preprocessed } from './preprocess.js';
 export { PROTECTED_GROUPS } from './groups.js';
 export { parseCorrection, type CorrectionCommand } from './corrections.js';
 export { toSecondPerson } from './person.js';
+export { SAFETY_SIGNAL_LEXICON, safetySignals, affirmedPhrases, signalsFromFlags, mergeSafetySignals, spellingVariants, type SafetySignals, type SafetySignal } from './safety-signals.js';
