@@ -56,7 +56,7 @@ function fnv1a(s: string): number {
  * and Hangul words near their inflections), signed, L2-normalized. Deterministic
  * and dependency-free; it finds shared words, not meaning.
  */
-export function createLocalEmbedder(opts: { dimensions: number; model: string }): Embedder {
+export function createLocalEmbedder(opts: { dimensions: number; model: string }): Embedder & { embedSync(text: string): number[] } {
   const { dimensions } = opts;
   if (!Number.isInteger(dimensions) || dimensions < 8) throw new RangeError(`dimensions must be an integer ≥ 8, got ${dimensions}`);
   const add = (v: Float64Array, feature: string, weight: number) => {
@@ -79,6 +79,8 @@ export function createLocalEmbedder(opts: { dimensions: number; model: string })
     provider: 'local-hash',
     model: `${opts.model}-${dimensions}`,
     embed: (texts) => Promise.resolve(texts.map(embedOne)),
+    // Pure and synchronous, for checks that cannot wait (a reply's quality gates).
+    embedSync: embedOne,
   };
 }
 

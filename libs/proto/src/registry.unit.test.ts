@@ -36,6 +36,17 @@ describe('eventCodecs', () => {
   it('holds every message of the *events.proto files under its fully-qualified name', () => {
     expect(Object.keys(eventCodecs).sort()).toEqual(
       [
+        'hearth.belief.v1.BeliefChallengeIssued',
+        'hearth.belief.v1.BeliefConfidenceUpdated',
+        'hearth.belief.v1.BeliefsExtracted',
+        'hearth.belief.v1.BeliefsMerged',
+        'hearth.belief.v1.ConflictDetected',
+        'hearth.belief.v1.EpistemicFrame',
+        'hearth.belief.v1.ExtractedAtom',
+        'hearth.belief.v1.ExtractorVersionRolledBack',
+        'hearth.belief.v1.LinkEvidence',
+        'hearth.belief.v1.RejectedAtom',
+        'hearth.belief.v1.Span',
         'hearth.common.v1.ErasureApplied',
         'hearth.common.v1.UserErased',
         'hearth.ingress.v1.AdminAccessed',
@@ -50,6 +61,8 @@ describe('eventCodecs', () => {
         'hearth.memory.v1.MemoryConfirmed',
         'hearth.memory.v1.MemoryRecorded',
         'hearth.memory.v1.TurnMemoryWritten',
+        'hearth.orchestrator.v1.BeliefContext',
+        'hearth.orchestrator.v1.ChallengeWoven',
         'hearth.orchestrator.v1.ChatMessage',
         'hearth.orchestrator.v1.ChatRefused',
         'hearth.orchestrator.v1.DeltaPart',

@@ -1,0 +1,54 @@
+import { atomizeRules } from './atomize.js';
+import { canonicalize } from './canonicalize.js';
+import type { Holder, SourceMode } from './config.js';
+import { dedupAtoms } from './dedup.js';
+import { embeddingTextOf } from './embedding-text.js';
+import { epistemicsOf } from './epistemics.js';
+import { segment } from './segment.js';
+import { sourceContextOf } from './source-context.js';
+import { streamOf } from './stream.js';
+import type { Decomposition, InvalidAtom, PreparedAtom, RawAtom } from './types.js';
+import { validateAtoms } from './validate.js';
+
+/**
+ * Phases 1–6 of §2 (and the stream of §4.13) for one source text: source
+ * context, segments, atoms (the LLM atomizer's `rawAtoms` when given, else the
+ * rules atomizer), validation, canonical form and hash, in-extraction dedup,
+ * epistemics of the claim the atom came from. The atom's polarity is the
+ * atomizer's (it reads "i hate x" as a denial without a negation word); the
+ * epistemic frame's detected polarity stays a signal. An LLM atom pointing at
+ * no segment is rejected as invalid_type.
+ */
+export function decompose(input: { text: string; conversationId: string; holder: Holder; mode?: SourceMode; rawAtoms?: readonly RawAtom[] }): Decomposition {
+  const context = sourceContextOf({ text: input.text, conversationId: input.conversationId, ...(input.mode ? { mode: input.mode } : {}) });
+  const segments = segment(input.text);
+  const raw = input.rawAtoms ?? atomizeRules(segments, input.holder);
+  const outOfRange: InvalidAtom[] = [];
+  const inRange = raw.filter((a) => {
+    const ok = Number.isInteger(a.sourceIdx) && a.sourceIdx >= 0 && a.sourceIdx < segments.length;
+    if (!ok) outOfRange.push({ atom: a, reason: 'invalid_type' });
+    return ok;
+  });
+  const { valid, invalid } = validateAtoms(inRange);
+  const prepared = valid.map((a) => prepare(a, segments[a.sourceIdx]!));
+  const { atoms, duplicatesRemoved } = dedupAtoms(prepared);
+  return { context, segments, atoms, rejected: [...outOfRange, ...invalid], duplicatesRemoved };
+}
+
+function prepare(atom: RawAtom, claim: { text: string; span: { start: number; end: number } }): PreparedAtom {
+  const { canonicalText, canonicalHash } = canonicalize(atom.atomText);
+  const epistemics = epistemicsOf(claim.text, atom.beliefType);
+  return {
+    atomText: atom.atomText,
+    rawText: claim.text,
+    canonicalText,
+    canonicalHash,
+    beliefType: atom.beliefType,
+    polarity: atom.polarity,
+    atomConfidence: atom.confidence,
+    spans: [claim.span],
+    epistemics,
+    embeddingText: embeddingTextOf(canonicalText),
+    stream: streamOf(atom.beliefType, epistemics.frame),
+  };
+}
