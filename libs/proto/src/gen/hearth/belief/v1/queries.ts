@@ -144,6 +144,11 @@ export interface GetBeliefContextResponse {
   /** Set when a perception is eligible and its evaluation calls for a challenge. */
   challenge: ProposedChallenge | undefined;
   considered: ChallengeConsidered[];
+  /**
+   * Why the lock stopped the whole flow before any perception was read
+   * (shame_or_isolation | dependency_fear), or "".
+   */
+  blocked: string;
 }
 
 /** MergeBeliefsRequest: an admin merge of a tentative link's two nodes (§8.3). */
@@ -2072,7 +2077,7 @@ export const ProposedChallenge: MessageFns<ProposedChallenge> = {
 };
 
 function createBaseGetBeliefContextResponse(): GetBeliefContextResponse {
-  return { coreBeliefs: [], challenge: undefined, considered: [] };
+  return { coreBeliefs: [], challenge: undefined, considered: [], blocked: "" };
 }
 
 export const GetBeliefContextResponse: MessageFns<GetBeliefContextResponse> = {
@@ -2085,6 +2090,9 @@ export const GetBeliefContextResponse: MessageFns<GetBeliefContextResponse> = {
     }
     for (const v of message.considered) {
       ChallengeConsidered.encode(v!, writer.uint32(26).fork()).join();
+    }
+    if (message.blocked !== "") {
+      writer.uint32(34).string(message.blocked);
     }
     return writer;
   },
@@ -2126,6 +2134,14 @@ export const GetBeliefContextResponse: MessageFns<GetBeliefContextResponse> = {
             message.considered.push(ChallengeConsidered.decode(reader, reader.uint32()));
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.blocked = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2149,6 +2165,7 @@ export const GetBeliefContextResponse: MessageFns<GetBeliefContextResponse> = {
       considered: globalThis.Array.isArray(object?.considered)
         ? object.considered.map((e: any) => ChallengeConsidered.fromJSON(e))
         : [],
+      blocked: isSet(object.blocked) ? globalThis.String(object.blocked) : "",
     };
   },
 
@@ -2163,6 +2180,9 @@ export const GetBeliefContextResponse: MessageFns<GetBeliefContextResponse> = {
     if (message.considered?.length) {
       obj.considered = message.considered.map((e) => ChallengeConsidered.toJSON(e));
     }
+    if (message.blocked !== undefined) {
+      obj.blocked = message.blocked;
+    }
     return obj;
   },
 
@@ -2176,6 +2196,7 @@ export const GetBeliefContextResponse: MessageFns<GetBeliefContextResponse> = {
       ? ProposedChallenge.fromPartial(object.challenge)
       : undefined;
     message.considered = object.considered?.map((e) => ChallengeConsidered.fromPartial(e)) || [];
+    message.blocked = object.blocked ?? "";
     return message;
   },
 };

@@ -44,6 +44,11 @@ export interface PersonaAssigned {
   fallback: boolean;
   windowTotal: number;
   windowComboCount: number;
+  /**
+   * The persona's own first-person statements from its template (issue 16):
+   * the belief graph seeds the companion's first identity beliefs from them.
+   */
+  selfStatements: string[];
 }
 
 /**
@@ -580,6 +585,7 @@ function createBasePersonaAssigned(): PersonaAssigned {
     fallback: false,
     windowTotal: 0,
     windowComboCount: 0,
+    selfStatements: [],
   };
 }
 
@@ -620,6 +626,9 @@ export const PersonaAssigned: MessageFns<PersonaAssigned> = {
     }
     if (message.windowComboCount !== 0) {
       writer.uint32(96).uint32(message.windowComboCount);
+    }
+    for (const v of message.selfStatements) {
+      writer.uint32(106).string(v!);
     }
     return writer;
   },
@@ -733,6 +742,14 @@ export const PersonaAssigned: MessageFns<PersonaAssigned> = {
             message.windowComboCount = reader.uint32();
             continue;
           }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.selfStatements.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -799,6 +816,11 @@ export const PersonaAssigned: MessageFns<PersonaAssigned> = {
         : isSet(object.window_combo_count)
         ? globalThis.Number(object.window_combo_count)
         : 0,
+      selfStatements: globalThis.Array.isArray(object?.selfStatements)
+        ? object.selfStatements.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.self_statements)
+        ? object.self_statements.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -840,6 +862,9 @@ export const PersonaAssigned: MessageFns<PersonaAssigned> = {
     if (message.windowComboCount !== undefined) {
       obj.windowComboCount = Math.round(message.windowComboCount);
     }
+    if (message.selfStatements?.length) {
+      obj.selfStatements = message.selfStatements;
+    }
     return obj;
   },
 
@@ -862,6 +887,7 @@ export const PersonaAssigned: MessageFns<PersonaAssigned> = {
     message.fallback = object.fallback ?? false;
     message.windowTotal = object.windowTotal ?? 0;
     message.windowComboCount = object.windowComboCount ?? 0;
+    message.selfStatements = object.selfStatements?.map((e) => e) || [];
     return message;
   },
 };
