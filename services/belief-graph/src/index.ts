@@ -1,11 +1,71 @@
+import { extractorVersion } from '@hearth/beliefs';
 import type { ServiceDefinition } from '@hearth/host';
+import { GET_BELIEF_CONTEXT, GET_BELIEFS, LIST_BELIEF_USERS, MERGE_BELIEFS, ROLLBACK_EXTRACTOR_VERSION } from '@hearth/events';
+import { createChatClient, createEmbeddingClient, createLocalEmbedder, loadLlmConfig, type Embedder } from '@hearth/llm';
+import { startProjection, startReactor } from '@hearth/store';
+import type { Logger } from '@hearth/telemetry';
+import type { Kysely } from 'kysely';
+import { migration as m0001 } from '../migrations/2026_11_27_0001_beliefs.js';
+import { createChatBeliefLlm } from './adapters/llm-chat.js';
+import { LOCAL_EMBEDDING } from './config.js';
+import type { BeliefDb } from './db.js';
+import { createBeliefReactor } from './handlers/reactor.js';
+import { beliefsProjection } from './projections/beliefs.js';
+import { createListBeliefUsersQuery, createMergeBeliefsCommand, createRollbackCommand } from './queries/admin.js';
+import { createGetBeliefContextQuery } from './queries/get-context.js';
+import { createGetBeliefsQuery } from './queries/get-beliefs.js';
 
-/** The belief-graph service: a placeholder until its handlers, projections and queries exist. */
+export interface BeliefRuntime {
+  embedder: Embedder;
+  llm: ReturnType<typeof createChatBeliefLlm> | null;
+  extractorVersion: string;
+}
+
+/** The LLM, embedder and extractor version this process decomposes with (also the backfill's). */
+export function beliefRuntime(environment: Record<string, string | undefined>, logger?: Logger): BeliefRuntime {
+  const cfg = loadLlmConfig(environment);
+  const chat = cfg.chat ? createChatClient(cfg.chat, logger ? { logger } : {}) : null;
+  const embedder: Embedder = cfg.embeddings ? createEmbeddingClient(cfg.embeddings, logger ? { logger } : {}) : createLocalEmbedder(LOCAL_EMBEDDING);
+  const llm = chat ? createChatBeliefLlm(chat) : null;
+  return { embedder, llm, extractorVersion: extractorVersion({ models: [llm ? `${llm.provider}/${llm.model}` : 'rules', embedder.model] }) };
+}
+
+/**
+ * The belief-graph service (self-belief-decomposer.md, belief-challenge.md):
+ * the companion's and the user's self-beliefs as one graph per user, decomposed
+ * from live turns; the context the orchestrator asks before planning (core
+ * companion beliefs, one gentle challenge when safe); the admin view, merge and
+ * extractor-version rollback.
+ */
 export const service: ServiceDefinition = {
   name: 'belief-graph',
-  migrations: {},
-  projections: [],
-  async create() {
-    return { start: async () => [] };
+  migrations: { '2026_11_27_0001_beliefs': m0001 },
+  projections: [beliefsProjection],
+  async create(ctx) {
+    const db = ctx.db as Kysely<BeliefDb>;
+    const runtime = beliefRuntime(ctx.environment, ctx.logger);
+    ctx.logger.info(
+      { extractorVersion: runtime.extractorVersion, atomizer: runtime.llm ? { provider: runtime.llm.provider, model: runtime.llm.model } : 'rules', embeddings: runtime.embedder.model },
+      runtime.llm ? 'beliefs are atomized by the configured LLM' : 'no LLM endpoint configured (LLM_BASE_URL): beliefs are atomized by the first-person rules',
+    );
+    const admin = { bus: ctx.bus, db, clock: ctx.clock, logger: ctx.logger };
+    return {
+      async start() {
+        await ctx.bus.serveQuery('belief-graph', GET_BELIEFS, createGetBeliefsQuery(db));
+        await ctx.bus.serveQuery('belief-graph', GET_BELIEF_CONTEXT, createGetBeliefContextQuery(db));
+        await ctx.bus.serveQuery('belief-graph', MERGE_BELIEFS, createMergeBeliefsCommand(admin));
+        await ctx.bus.serveQuery('belief-graph', ROLLBACK_EXTRACTOR_VERSION, createRollbackCommand(admin));
+        await ctx.bus.serveQuery('belief-graph', LIST_BELIEF_USERS, createListBeliefUsersQuery(db));
+        return [
+          ...(await startProjection(ctx.bus, db, 'belief-graph', beliefsProjection)),
+          ...(await startReactor(ctx.bus, db, 'belief-graph', createBeliefReactor({ bus: ctx.bus, db, logger: ctx.logger, ...runtime }))),
+        ];
+      },
+    };
   },
 };
+
+export { beliefsProjection } from './projections/beliefs.js';
+export { decideExtraction, extractedId, processed, type BeliefSource } from './handlers/extract.js';
+export { sourcesOf } from './handlers/reactor.js';
+export { createBeliefReactor } from './handlers/reactor.js';

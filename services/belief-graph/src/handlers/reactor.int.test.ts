@@ -1,0 +1,327 @@
+// The belief graph against real NATS and Postgres: TurnReceived, TurnCompleted and
+// PersonaAssigned appended as ingress and the orchestrator would, the reactor and
+// the projection running live, the queries over the bus (issue 16's "done when"
+// at the service boundary; test-e2e/beliefs.e2e.test.ts drives it through the API).
+import { randomUUID } from 'node:crypto';
+import { Bus, draft, type RunningConsumer, type StoredEvent } from '@hearth/bus';
+import { ManualClock } from '@hearth/clock';
+import { createBeliefQueries, deriveId, Events, getBeliefContext } from '@hearth/events';
+import { createChatClient, createLocalEmbedder, startLlmStub, type LlmStub } from '@hearth/llm';
+import { belief, ingress, orchestrator } from '@hearth/proto';
+import { migrateSchema, openDatabase, replayProjection, schemaDb, startProjection, startReactor, waitForPosition, type Database } from '@hearth/store';
+import { cleanupNamespace, databaseUrl, dropSchemas, natsUrl, testNamespace, waitFor } from '@hearth/testing';
+import { extractorVersion } from '@hearth/beliefs';
+import { createChatBeliefLlm } from '../adapters/llm-chat.js';
+import { LOCAL_EMBEDDING } from '../config.js';
+import type { BeliefDb } from '../db.js';
+import { service } from '../index.js';
+import { beliefsProjection } from '../projections/beliefs.js';
+import { createListBeliefUsersQuery, createMergeBeliefsCommand, createRollbackCommand } from '../queries/admin.js';
+import { createGetBeliefContextQuery } from '../queries/get-context.js';
+import { createGetBeliefsQuery } from '../queries/get-beliefs.js';
+import { GET_BELIEF_CONTEXT, GET_BELIEFS, LIST_BELIEF_USERS, MERGE_BELIEFS, ROLLBACK_EXTRACTOR_VERSION } from '@hearth/events';
+import { createBeliefReactor } from './reactor.js';
+
+const silent = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
+const DAY = 86_400_000;
+
+async function startBeliefGraph(label: string, opts: { stub?: LlmStub } = {}) {
+  const ns = testNamespace(label);
+  const clock = new ManualClock(new Date('2026-11-01T09:00:00Z'));
+  const dbUrl = await databaseUrl();
+  const nats = await natsUrl();
+  const database: Database = await openDatabase({ url: dbUrl });
+  const schema = `${ns}_belief_graph`;
+  await migrateSchema(database, schema, service.migrations);
+  const db = schemaDb<BeliefDb>(database, schema);
+  const bus = await Bus.connect({ url: nats, name: `${label}-bg`, namespace: ns, logger: silent });
+  await bus.ensureStreams(['ingress', 'orchestrator', 'belief-graph']);
+  const embedder = createLocalEmbedder(LOCAL_EMBEDDING);
+  const llm = opts.stub ? createChatBeliefLlm(createChatClient({ baseUrl: opts.stub.url, apiKey: null, model: 'stub-model', timeoutMs: 5_000, maxRetries: 0, temperature: 0 })) : null;
+  const version = extractorVersion({ models: [llm ? `${llm.provider}/${llm.model}` : 'rules', embedder.model] });
+  const admin = { bus, db, clock };
+  await bus.serveQuery('belief-graph', GET_BELIEFS, createGetBeliefsQuery(db));
+  await bus.serveQuery('belief-graph', GET_BELIEF_CONTEXT, createGetBeliefContextQuery(db));
+  await bus.serveQuery('belief-graph', MERGE_BELIEFS, createMergeBeliefsCommand(admin));
+  await bus.serveQuery('belief-graph', ROLLBACK_EXTRACTOR_VERSION, createRollbackCommand(admin));
+  await bus.serveQuery('belief-graph', LIST_BELIEF_USERS, createListBeliefUsersQuery(db));
+  const reactor = createBeliefReactor({ bus, db, embedder, llm, extractorVersion: version });
+  const running: RunningConsumer[] = [...(await startProjection(bus, db, 'belief-graph', beliefsProjection)), ...(await startReactor(bus, db, 'belief-graph', reactor))];
+  const queries = createBeliefQueries(bus);
+
+  /** Appends as the owning service would; returns the subject and sequence the reactor will record. */
+  async function appendTo(service: 'ingress' | 'orchestrator', key: string, d: ReturnType<typeof draft>): Promise<{ subject: string; seq: number }> {
+    const last = await bus.lastOnSubject(service, key);
+    const [r] = await bus.append(service, key, [d], last?.seq ?? 0);
+    return { subject: bus.topology.subject(service, key), seq: r!.seq };
+  }
+
+  /** Waits until the projection has applied everything on the user's belief chain. */
+  async function settled(userId: string, sources: number): Promise<void> {
+    await waitFor(
+      async () => {
+        const n = await db.selectFrom('sources').select((eb) => eb.fn.countAll<string>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+        return Number(n.n) >= sources ? true : undefined;
+      },
+      { timeoutMs: 20_000, what: `${sources} sources decomposed for ${userId}` },
+    );
+  }
+
+  return {
+    bus,
+    db,
+    database,
+    schema,
+    clock,
+    queries,
+    reactor,
+    version,
+    newUser: () => ({ userId: randomUUID(), aiFriendId: randomUUID(), conversationId: randomUUID(), sources: 0 }),
+    /** A user message as ingress appends it; resolves once decomposed. */
+    async says(user: { userId: string; aiFriendId: string; conversationId: string; sources: number }, text: string): Promise<string> {
+      const messageId = randomUUID();
+      const payload = ingress.TurnReceived.fromPartial({ messageId, conversationId: user.conversationId, text, source: 'chat', userState: 'ACTIVE', aiFriendId: user.aiFriendId });
+      await appendTo('ingress', user.userId, draft(Events.TurnReceived, payload, { id: messageId, userId: user.userId, occurredAt: clock.now(), correlationId: messageId }));
+      user.sources++;
+      await settled(user.userId, user.sources);
+      return messageId;
+    },
+    /** A reply as the orchestrator appends it; resolves once the belief chain has it. */
+    async replies(
+      user: { userId: string; aiFriendId: string; conversationId: string; sources: number },
+      assistantText: string,
+      over: Partial<orchestrator.TurnCompleted> = {},
+    ): Promise<{ messageId: string; assistantMessageId: string; reacted: () => Promise<boolean> }> {
+      const messageId = over.messageId ?? randomUUID();
+      const assistantMessageId = deriveId('test', 'assistant', messageId);
+      const payload = orchestrator.TurnCompleted.fromPartial({ messageId, conversationId: user.conversationId, aiFriendId: user.aiFriendId, assistantMessageId, assistantText, source: 'chat', outcome: 'draft', ...over });
+      const at = await appendTo('orchestrator', user.userId, draft(Events.TurnCompleted, payload, { id: randomUUID(), userId: user.userId, occurredAt: clock.now(), correlationId: messageId }));
+      const reacted = () => waitForPosition(db, reactor.name, at.subject, at.seq, { timeoutMs: 20_000 });
+      if ((over.source ?? 'chat') === 'chat' && !['refusal', 'crisis_safe', 'correction', 'fallback'].includes(over.outcome ?? 'draft')) {
+        user.sources++;
+        await settled(user.userId, user.sources);
+      }
+      return { messageId, assistantMessageId, reacted };
+    },
+    async persona(user: { userId: string; aiFriendId: string; sources: number }, selfStatements: string[]): Promise<void> {
+      const payload = orchestrator.PersonaAssigned.fromPartial({ aiFriendId: user.aiFriendId, templateId: 'PT01', coreArchetype: 'Calm Listener', selfStatements });
+      await appendTo('orchestrator', '_persona_assignments', draft(Events.PersonaAssigned, payload, { id: randomUUID(), userId: user.userId, occurredAt: clock.now() }));
+      user.sources++;
+      await settled(user.userId, user.sources);
+    },
+    async context(user: { userId: string; conversationId: string }, over: Partial<belief.GetBeliefContextRequest> = {}): Promise<belief.GetBeliefContextResponse> {
+      return getBeliefContext(bus, belief.GetBeliefContextRequest.fromPartial({ userId: user.userId, conversationId: user.conversationId, at: clock.now(), challengeWanted: true, ...over }));
+    },
+    async events(userId: string): Promise<StoredEvent[]> {
+      const out: StoredEvent[] = [];
+      for await (const e of bus.read('belief-graph', { key: userId })) out.push(e);
+      return out;
+    },
+    async stop() {
+      await Promise.all(running.map((c) => c.stop()));
+      await bus.close();
+      await database.close();
+      await dropSchemas(dbUrl, ns);
+      await cleanupNamespace(nats, ns);
+    },
+  };
+}
+
+type Graph = Awaited<ReturnType<typeof startBeliefGraph>>;
+
+describe('the belief graph on live turns (self-belief-decomposer.md, belief-challenge.md)', () => {
+  let g: Graph;
+  beforeAll(async () => {
+    g = await startBeliefGraph('t_beliefs');
+  });
+  afterAll(async () => {
+    await g.stop();
+  });
+
+  it('makes nodes of a user self-perception, with occurrences and the source message ids', async () => {
+    const user = g.newUser();
+    const first = await g.says(user, "I'm not good enough.");
+    g.clock.advance(DAY);
+    const second = await g.says(user, 'Honestly I am not good enough');
+
+    const graph = await g.queries.get(user.userId, 'user');
+    const node = graph.nodes.find((n) => n.canonicalText === 'i am good enough');
+    expect(node).toMatchObject({ holder: 'user', polarity: 'deny', occurrenceCount: 2 });
+    expect(node!.sourceMessageIds).toEqual([first, second]);
+    expect(graph.nodes).toHaveLength(1);
+  });
+
+  it('an affirmed then denied self-statement makes a contradiction edge; the conflict names both messages', async () => {
+    const user = g.newUser();
+    const yes = await g.says(user, "I'm a patient person.");
+    const no = await g.says(user, "I'm not a patient person.");
+
+    const graph = await g.queries.get(user.userId, 'user');
+    expect(graph.conflicts).toHaveLength(1);
+    expect(graph.conflicts[0]).toMatchObject({ conflictType: 'contradiction' });
+    expect(graph.conflicts[0]!.sourceMessageIds).toEqual(expect.arrayContaining([yes, no]));
+    expect(new Set(graph.conflicts[0]!.beliefIds)).toEqual(new Set(graph.nodes.map((n) => n.beliefId)));
+  });
+
+  it('an opposite-polarity near-paraphrase makes a tension edge', async () => {
+    const user = g.newUser();
+    await g.says(user, 'I am a really patient person.');
+    await g.says(user, 'I am not patient.');
+
+    const graph = await g.queries.get(user.userId, 'user');
+    expect(graph.nodes.map((n) => n.polarity).sort()).toEqual(['affirm', 'deny']);
+    expect(graph.conflicts.map((c) => c.conflictType)).toEqual(['tension']);
+  });
+
+  it('two momentary states never conflict', async () => {
+    const user = g.newUser();
+    await g.says(user, "I'm tired right now.");
+    await g.says(user, "I'm not tired right now.");
+
+    const graph = await g.queries.get(user.userId, 'user');
+    expect(graph.nodes).toHaveLength(2);
+    expect(graph.conflicts).toEqual([]);
+  });
+
+  it("the persona's template seeds the companion's beliefs, which are core constraints from the start; its replies grow the graph", async () => {
+    const user = g.newUser();
+    await g.persona(user, ['I like quiet mornings.', "I'm a patient person."]);
+    await g.replies(user, 'Me? I love rainy afternoons with a good book.');
+
+    const graph = await g.queries.get(user.userId, 'companion');
+    expect(graph.nodes.map((n) => n.canonicalText)).toEqual(expect.arrayContaining(['i like quiet mornings', 'i am a patient person']));
+    expect(graph.nodes.length).toBeGreaterThanOrEqual(3);
+    const ctx = await g.context(user, { challengeWanted: false });
+    expect(ctx.coreBeliefs.map((b) => b.canonicalText).sort()).toEqual(['i am a patient person', 'i like quiet mornings']);
+    expect(ctx.coreBeliefs[0]!.embedding.length).toBe(LOCAL_EMBEDDING.dimensions);
+  });
+
+  it('offers exactly one challenge for a harmful belief repeated over more than 7 days, never while the lock holds, and updates its confidence from the answer', async () => {
+    const user = g.newUser();
+    await g.says(user, 'My family disrespects me for not working with my hands.');
+    g.clock.advance(4 * DAY);
+    await g.says(user, 'My family disrespects me for not working with my hands.');
+    // Too young: 4 days.
+    expect((await g.context(user)).challenge).toBeUndefined();
+    g.clock.advance(4 * DAY);
+    await g.says(user, 'My family disrespects me for not working with my hands.');
+
+    const locked = await g.context(user, { signals: { shame: true, isolation: false, dependencyFear: false, relationalStrain: false } });
+    expect(locked.challenge).toBeUndefined();
+    const dependency = await g.context(user, { signals: { shame: false, isolation: false, dependencyFear: true, relationalStrain: false } });
+    expect(dependency.challenge).toBeUndefined();
+
+    const open = await g.context(user);
+    expect(open.challenge).toMatchObject({ style: expect.stringMatching(/^(gentle|curious|reflective)$/) });
+    expect(open.challenge!.prompt).toMatch(/\?$/);
+    expect(open.considered[0]).toMatchObject({ eligible: true, repetitionCount: 3, challenge: true });
+
+    // The orchestrator wove it in; the graph records it, and the next answer questions the belief.
+    const c = open.challenge!;
+    const before = (await g.queries.get(user.userId, 'user')).nodes.find((n) => n.beliefId === c.beliefId)!.confidence;
+    const woven = await g.replies(user, `I hear you. ${c.prompt}`, { beliefs: orchestrator.BeliefContext.fromPartial({ status: 'ok', challenge: { challengeId: c.challengeId, beliefId: c.beliefId, style: c.style, prompt: c.prompt } }) });
+    await g.replies(user, 'That makes sense.', { userText: "Maybe not always, I'm not sure." });
+
+    const graph = await g.queries.get(user.userId, 'user');
+    expect(graph.challenges).toEqual([expect.objectContaining({ challengeId: c.challengeId, beliefId: c.beliefId, style: c.style, messageId: woven.messageId })]);
+    const after = graph.nodes.find((n) => n.beliefId === c.beliefId)!.confidence;
+    expect(after).toBeCloseTo(Math.max(0.1, before - 0.05), 5);
+  });
+
+  it('never challenges a kind or neutral belief however often it is said', async () => {
+    const user = g.newUser();
+    for (let i = 0; i < 3; i++) {
+      await g.says(user, 'I love hiking in the mountains.');
+      g.clock.advance(5 * DAY);
+    }
+    expect((await g.context(user)).challenge).toBeUndefined();
+  });
+
+  it('a redelivered event appends nothing new, and replay gives the same graph', async () => {
+    const user = g.newUser();
+    await g.says(user, "I'm a patient person.");
+    await g.says(user, "I'm not a patient person.");
+    const before = await g.events(user.userId);
+    const source: StoredEvent[] = [];
+    for await (const e of g.bus.read('ingress', { key: user.userId })) source.push(e);
+    await g.reactor.react(source[0]!);
+    expect(await g.events(user.userId)).toHaveLength(before.length);
+
+    const report = await replayProjection({ bus: g.bus, database: g.database, service: 'belief-graph', schema: g.schema, projection: beliefsProjection, migrations: service.migrations, keep: false });
+    expect(report.events).toBeGreaterThan(0);
+    expect(report.equal).toBe(true);
+  });
+
+  it('an admin merges a tentative link; a rollback of the version removes its occurrences and nodes', async () => {
+    const user = g.newUser();
+    await g.says(user, 'I like quiet mornings.');
+    await g.says(user, 'I like quiet sunny mornings.');
+    const graph = await g.queries.get(user.userId, 'user');
+    const link = graph.links[0];
+    if (link) {
+      const merged = await g.queries.merge(user.userId, link.linkId, 'same belief');
+      expect(merged).toMatchObject({ found: true, error: '' });
+      await waitFor(async () => ((await g.queries.get(user.userId, 'user')).nodes.length === 1 ? true : undefined), { what: 'the merge applied' });
+      const again = await g.queries.merge(user.userId, link.linkId, 'again');
+      expect(again.keptBeliefId).toBe(merged.keptBeliefId);
+    }
+    const users = await g.queries.usersOf(g.version);
+    expect(users).toContain(user.userId);
+    const removed = await g.queries.rollback(user.userId, g.version, 'test');
+    expect(removed.occurrences).toBeGreaterThan(0);
+    await waitFor(async () => ((await g.queries.get(user.userId, 'user')).nodes.length === 0 ? true : undefined), { what: 'the rollback applied' });
+    expect((await g.queries.rollback(user.userId, g.version, 'test')).occurrences).toBe(0);
+  });
+
+  it('answers a bad request with an error and serves the next', async () => {
+    await expect(g.queries.get('not-a-uuid', '')).rejects.toThrow();
+    await expect(g.queries.get(randomUUID(), 'everyone')).rejects.toThrow();
+    expect((await g.queries.get(randomUUID(), '')).nodes).toEqual([]);
+  });
+
+  it('skips what the reactor must not read: retention turns, refusals, fixed replies', async () => {
+    const user = g.newUser();
+    const refused = await g.replies(user, "I'm a calm person who loves tea.", { outcome: 'refusal' });
+    const proactive = await g.replies(user, "I'm a calm person who loves tea.", { source: 'retention' });
+    // The reactor's position passed both: it read them and decided nothing.
+    expect(await refused.reacted()).toBe(true);
+    expect(await proactive.reacted()).toBe(true);
+    expect(await g.events(user.userId)).toEqual([]);
+  });
+});
+
+describe('the belief graph with an LLM configured (a local OpenAI-compatible stub)', () => {
+  let g: Graph;
+  let stub: LlmStub;
+  beforeAll(async () => {
+    stub = await startLlmStub(({ body }) => {
+      const system = String((body.messages as { content: string }[])[0]?.content ?? '');
+      if (/atom/i.test(system)) {
+        return { content: JSON.stringify({ atoms: [{ atom_text: 'i am good enough', belief_type: 'BELIEF_ABOUT_SELF', polarity: 'deny', confidence: 0.9, source_idx: 0 }] }) };
+      }
+      if (/same belief|verif/i.test(system)) return { content: JSON.stringify({ is_same_belief: true, confidence: 0.9, reasoning: 'same' }) };
+      return { content: JSON.stringify({ temporal_scope: 'habitual', modality: 'certain', degree: 0.8, conditional: '', confidence: 0.9, polarity: 'deny' }) };
+    });
+    g = await startBeliefGraph('t_beliefs_llm', { stub });
+  });
+  afterAll(async () => {
+    await g.stop();
+    await stub.close();
+  });
+
+  it('atomizes through the LLM, records every exchange, and replay asks the LLM nothing', async () => {
+    const user = g.newUser();
+    await g.says(user, 'Sometimes it feels like whatever I do, it will never be enough for anyone.');
+    const [extracted] = (await g.events(user.userId)).filter((e) => e.type === Events.BeliefsExtracted.name);
+    const x = Events.BeliefsExtracted.decode(extracted!.payload);
+    expect(x.atomizer).toBe('llm');
+    expect(x.atoms.map((a) => [a.canonicalText, a.polarity])).toEqual([['i am good enough', 'deny']]);
+    expect(x.exchanges.length).toBeGreaterThanOrEqual(1);
+    expect(x.exchanges[0]!.output).toContain('i am good enough');
+
+    const asked = stub.requests.length;
+    const report = await replayProjection({ bus: g.bus, database: g.database, service: 'belief-graph', schema: g.schema, projection: beliefsProjection, migrations: service.migrations, keep: false });
+    expect(report.equal).toBe(true);
+    expect(stub.requests.length).toBe(asked);
+  });
+});

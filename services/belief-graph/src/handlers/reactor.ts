@@ -1,0 +1,131 @@
+import { replySignal, updateConfidence } from '@hearth/beliefs';
+import { appendDecided, draft, payloadOf, type Bus, type EventDraft, type StoredEvent } from '@hearth/bus';
+import { deriveId, Events, type TurnCompleted } from '@hearth/events';
+import { waitForPosition, type Reactor } from '@hearth/store';
+import { counter } from '@hearth/telemetry';
+import { SERVICE } from '../config.js';
+import { beliefsProjection } from '../projections/beliefs.js';
+import { decideExtraction, processed, type BeliefSource, type ExtractDeps } from './extract.js';
+
+export interface BeliefReactorDeps extends ExtractDeps {
+  bus: Bus;
+}
+
+const challengesRecorded = counter('hearth_belief_challenges_total', 'Belief challenges woven into replies, by style');
+const confidenceUpdates = counter('hearth_belief_confidence_updates_total', 'What the user said after a challenge (reinforced, questioned, contradicted, none)');
+
+/** Replies with fixed or generic words say nothing about the companion. */
+const NOT_SELF_SPEECH = new Set(['refusal', 'crisis_safe', 'correction', 'fallback']);
+
+/**
+ * What a turn gives the belief graph (issue 16: live inputs, not a batch):
+ * - TurnReceived (ingress) → the user's self-perceptions (holder user);
+ * - TurnCompleted (orchestrator) → the companion's self-statements in its reply
+ *   (holder companion), the challenge the reply wove in, and — when the
+ *   previous reply in the conversation carried one — what the user's answer
+ *   does to that belief's confidence (belief-challenge.md §5);
+ * - PersonaAssigned (orchestrator) → the persona's template seeds the
+ *   companion's first identity beliefs.
+ * Each decision is taken on the user's belief chain once the projection has
+ * applied it, and appended with ids derived from the event.
+ */
+export function createBeliefReactor(deps: BeliefReactorDeps): Reactor {
+  return {
+    name: 'extract',
+    sources: ['ingress', 'orchestrator'],
+    async react(event: StoredEvent) {
+      const sources = sourcesOf(event);
+      const completed = event.type === Events.TurnCompleted.name ? payloadOf(event, Events.TurnCompleted) : null;
+      if (sources.length === 0 && !completed?.beliefs?.challenge && !completed?.userText) return;
+      await appendDecided(deps.bus, 'belief-graph', event.userId, async (last) => {
+        if (last && !(await waitForPosition(deps.db, beliefsProjection.name, last.subject, last.seq, { timeoutMs: SERVICE.projectionWaitMs }))) {
+          throw new Error(`projection ${beliefsProjection.name} has not caught up with ${last.subject}#${last.seq}`);
+        }
+        const drafts: EventDraft[] = [];
+        if (completed) drafts.push(...(await challengeFollowUp(deps, event, completed)));
+        for (const src of sources) {
+          if (await processed(deps.db, src, deps.extractorVersion)) continue;
+          drafts.push(await decideExtraction(deps, src));
+        }
+        if (completed) drafts.push(...(await challengeIssued(deps, event, completed)));
+        return drafts;
+      });
+    },
+  };
+}
+
+/** The texts of an event the decomposer reads. */
+export function sourcesOf(event: StoredEvent): BeliefSource[] {
+  const base = { eventId: event.id, userId: event.userId, at: event.occurredAt };
+  switch (event.type) {
+    case Events.TurnReceived.name: {
+      const t = payloadOf(event, Events.TurnReceived);
+      // A retention turn has no user text; a refused pre-activation message is out of the history.
+      if (t.source === 'retention' || !t.text.trim()) return [];
+      if (t.userState !== 'ACTIVE' && !t.activatesUser) return [];
+      return [{ ...base, holder: 'user', sourceKind: 'user_message', sourceMessageId: t.messageId, conversationId: t.conversationId, aiFriendId: t.aiFriendId, text: t.text }];
+    }
+    case Events.TurnCompleted.name: {
+      const t = payloadOf(event, Events.TurnCompleted);
+      if (t.source !== 'chat' || NOT_SELF_SPEECH.has(t.outcome) || !t.assistantText.trim()) return [];
+      return [{ ...base, holder: 'companion', sourceKind: 'assistant_reply', sourceMessageId: t.assistantMessageId, conversationId: t.conversationId, aiFriendId: t.aiFriendId, text: t.assistantText }];
+    }
+    case Events.PersonaAssigned.name: {
+      const p = payloadOf(event, Events.PersonaAssigned);
+      if (p.selfStatements.length === 0) return [];
+      // The template is the persona's own considered account of itself (§4.1 introspection).
+      return [{ ...base, holder: 'companion', sourceKind: 'persona_seed', sourceMessageId: event.id, conversationId: '', aiFriendId: p.aiFriendId, text: p.selfStatements.join(' '), mode: 'introspection' }];
+    }
+    default:
+      return [];
+  }
+}
+
+/** The challenge a reply wove in (the orchestrator decided; the graph records it). */
+async function challengeIssued(deps: BeliefReactorDeps, event: StoredEvent, t: TurnCompleted): Promise<EventDraft[]> {
+  const c = t.beliefs?.challenge;
+  if (!c?.challengeId) return [];
+  const known = await deps.db.selectFrom('challenges').select('challenge_id').where('challenge_id', '=', c.challengeId).executeTakeFirst();
+  if (known) return [];
+  challengesRecorded.add(1, { style: c.style });
+  return [
+    draft(
+      Events.BeliefChallengeIssued,
+      { challengeId: c.challengeId, beliefId: c.beliefId, style: c.style, messageId: t.messageId, assistantMessageId: t.assistantMessageId, conversationId: t.conversationId, prompt: c.prompt },
+      { userId: event.userId, causationId: event.id, correlationId: t.messageId, id: deriveId('belief-graph', 'challenge-issued', c.challengeId), occurredAt: event.occurredAt },
+    ),
+  ];
+}
+
+/**
+ * belief-challenge.md §5, driven by what the user says next: the first user
+ * message after a challenge in the same conversation (the next TurnCompleted's
+ * user text, in the orchestrator's order) reinforces, questions or contradicts
+ * the belief, in a small bounded step; a reply that says neither closes the
+ * challenge unchanged.
+ */
+async function challengeFollowUp(deps: BeliefReactorDeps, event: StoredEvent, t: TurnCompleted): Promise<EventDraft[]> {
+  if (t.source !== 'chat' || !t.userText) return [];
+  const open = await deps.db
+    .selectFrom('challenges')
+    .innerJoin('nodes', 'nodes.belief_id', 'challenges.belief_id')
+    .select(['challenges.challenge_id', 'challenges.belief_id', 'nodes.canonical_text', 'nodes.polarity', 'nodes.confidence'])
+    .where('challenges.user_id', '=', event.userId)
+    .where('challenges.conversation_id', '=', t.conversationId)
+    .where('challenges.answered_message_id', 'is', null)
+    .where('challenges.message_id', '!=', t.messageId)
+    .orderBy('challenges.created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!open) return [];
+  const signal = replySignal(t.userText, { canonicalText: open.canonical_text, polarity: open.polarity as 'affirm' | 'deny' });
+  const next = signal ? updateConfidence(open.confidence, signal) : { confidence: open.confidence, delta: 0 };
+  confidenceUpdates.add(1, { signal: signal ?? 'none' });
+  return [
+    draft(
+      Events.BeliefConfidenceUpdated,
+      { beliefId: open.belief_id, signal: signal ?? 'none', delta: next.delta, confidence: next.confidence, sourceMessageId: t.messageId, challengeId: open.challenge_id },
+      { userId: event.userId, causationId: event.id, correlationId: t.messageId, id: deriveId('belief-graph', 'confidence', open.challenge_id), occurredAt: event.occurredAt },
+    ),
+  ];
+}
