@@ -17,10 +17,11 @@ export interface AdminAccessView {
   accessed_at: string;
 }
 
-/** What an admin read: a user's timeline, retention state or dead letters, or one turn's trail. */
+/** What an admin read: a user's timeline, retention state, belief graph or dead letters, or one turn's trail. */
 export const ADMIN_RESOURCES = {
   timeline: 'timeline',
   retention: 'retention',
+  beliefs: 'beliefs',
   deadLetters: 'dead-letters',
   turn: (messageId: string) => `turn:${messageId}`,
 } as const;

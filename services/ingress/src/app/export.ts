@@ -3,6 +3,7 @@ import { Events } from '@hearth/events';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { IngressDb, TurnsTable } from '../db.js';
 import { adminAccessView, type AdminAccessView } from './admin-access.js';
+import type { ExportBeliefsView } from './beliefs-view.js';
 import { historyMessages, type HistoryMessage, type HistoryRow } from './history.js';
 import { StreamedArray, StreamedObject, type StreamedJson } from './json-stream.js';
 
@@ -31,10 +32,8 @@ export function exportMessages(rows: readonly ExportRow[]): ExportMessage[] {
   });
 }
 
-// TODO(issues 16–18): filled from the belief-graph, uncertainty and trust services once they
-// answer queries; until then a user holds none, and the export says so in their shapes.
-/** The user's own beliefs (API.md GET /v1/admin/users/{id}/beliefs, holder=user): none yet. */
-export const NO_BELIEFS: Readonly<{ nodes: unknown[]; conflicts: unknown[]; challenges: unknown[] }> = Object.freeze({ nodes: [], conflicts: [], challenges: [] });
+// TODO(issues 17–18): filled from the uncertainty and trust services once they answer
+// queries; until then a user holds none, and the export says so in their shapes.
 /** The user's uncertainties: none yet. */
 export const NO_UNCERTAINTIES: readonly unknown[] = Object.freeze([]);
 /** The trust state of the user's companion: none yet. */
@@ -47,6 +46,8 @@ export interface ExportHead {
   controls: unknown;
   relationship: unknown;
   memories: unknown[];
+  /** The user's own beliefs (holder user), from the belief graph. */
+  beliefs: ExportBeliefsView;
   retention: unknown;
 }
 
@@ -67,7 +68,7 @@ export function exportDocument(
     ['relationship', head.relationship],
     ['conversations', new StreamedArray(conversations)],
     ['memories', head.memories],
-    ['beliefs', NO_BELIEFS],
+    ['beliefs', head.beliefs],
     ['uncertainties', NO_UNCERTAINTIES],
     ['trust', NO_TRUST],
     ['retention', head.retention],

@@ -1,7 +1,7 @@
 import type { StoredEvent } from '@hearth/bus';
 import { Events } from '@hearth/events';
 import { adminAccessedDraft, adminAccessView } from './admin-access.js';
-import { exportDocument, exportMessages, NO_BELIEFS, NO_TRUST, NO_UNCERTAINTIES, type ExportRow } from './export.js';
+import { exportDocument, exportMessages, NO_TRUST, NO_UNCERTAINTIES, type ExportRow } from './export.js';
 import { jsonChunks } from './json-stream.js';
 
 const T0 = new Date('2026-11-22T10:00:00.000Z');
@@ -49,14 +49,36 @@ describe('exportMessages', () => {
 });
 
 describe('exportDocument', () => {
-  it('writes every part in API.md order, with the parts no service holds yet in their empty shapes', async () => {
+  it('writes every part in API.md order, the beliefs as given, with the parts no service holds yet in their empty shapes', async () => {
     // given
+    const beliefs = {
+      nodes: [
+        {
+          belief_id: 'b1',
+          holder: 'user',
+          canonical_text: 'i am a slow reader',
+          belief_type: 'CAPABILITY_LIMIT',
+          polarity: 'affirm',
+          stream: 'identity',
+          status: 'surface',
+          confidence: 0.5,
+          activation: 1,
+          core_score: 0.1,
+          occurrence_count: 1,
+          source_message_ids: ['m1'],
+          created_at: T0.toISOString(),
+        },
+      ],
+      conflicts: [],
+      challenges: [{ challenge_id: 'c1', belief_id: 'b1', style: 'gentle', message_id: 'm1', created_at: T1.toISOString() }],
+    };
     const head = {
       exported_at: T1.toISOString(),
       user: { user_id: 'u1' },
       controls: { proactive_messages_enabled: true },
       relationship: { relationship_stage: 'STRANGER' },
       memories: [{ memory_id: 'mem1' }],
+      beliefs,
       retention: { user_id: 'u1', messages: [] },
     };
     const conversations = pagesOf<unknown>([{ conversation_id: 'c1', messages: exportMessages([row()]) }]);
@@ -84,8 +106,10 @@ describe('exportDocument', () => {
       'retention',
       'admin_access',
     ]);
-    expect(doc).toMatchObject({ ...head, beliefs: NO_BELIEFS, uncertainties: NO_UNCERTAINTIES, trust: NO_TRUST });
-    expect(doc.beliefs).toEqual({ nodes: [], conflicts: [], challenges: [] });
+    expect(doc).toMatchObject({ ...head, uncertainties: NO_UNCERTAINTIES, trust: NO_TRUST });
+    expect(doc.beliefs).toEqual(beliefs);
+    expect(Object.keys(doc.beliefs as object)).toEqual(['nodes', 'conflicts', 'challenges']);
+    expect(doc.uncertainties).toEqual([]);
     expect(doc.trust).toEqual({ actors: [], outcomes: [], feedback: [] });
     expect((doc.conversations as { messages: unknown[] }[])[0]!.messages).toHaveLength(2);
     expect(doc.admin_access).toEqual([

@@ -15,9 +15,9 @@ import {
   SERVICE_NAMES,
 } from '@hearth/bus';
 import type { Clock } from '@hearth/clock';
-import { createMemoryQueries, createRetentionQueries, deriveId, Events, getRelationship } from '@hearth/events';
+import { createBeliefQueries, createMemoryQueries, createRetentionQueries, deriveId, Events, getRelationship } from '@hearth/events';
 import { waitForPosition } from '@hearth/store';
-import type { memory } from '@hearth/proto';
+import type { belief, memory } from '@hearth/proto';
 import type { Logger } from '@hearth/telemetry';
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
@@ -32,6 +32,7 @@ import { applyControlsPatch, controlsToEvent, DEFAULT_CONTROLS, sameControls, ty
 import { KeyedQueue } from '../users/keyed-queue.js';
 import { decideCreateUser, decideOnboarding, decideTurn, stateAfterTurn, type TurnCommand, type UserSnapshot, type UserState } from '../users/user.js';
 import { adminAccessedDraft, ADMIN_RESOURCES, type AdminReader } from './admin-access.js';
+import { beliefGraphView, exportBeliefsView, type BeliefGraphView, type BeliefHolder } from './beliefs-view.js';
 import { auditEventOf, belongsToTurn, buildTurnTrail, withoutForgottenValues, type AuditEvent, type TimelineEvent, type TurnTrail } from './audit.js';
 import { adminAccessPages, conversationPages, exportDocument } from './export.js';
 import { jsonChunks } from './json-stream.js';
@@ -141,6 +142,7 @@ export function createIngressApp(deps: IngressDeps) {
   const { bus, db, clock } = deps;
   const memories = createMemoryQueries(bus, INGRESS.queryTimeoutMs);
   const retentionQueries = createRetentionQueries(bus, INGRESS.queryTimeoutMs);
+  const beliefQueries = createBeliefQueries(bus, INGRESS.queryTimeoutMs);
   // A user's appends from this process, one at a time: concurrent sends (a phone
   // flushing its offline queue) must not exhaust the append's conflict retries.
   const userAppends = new KeyedQueue();
@@ -496,6 +498,16 @@ export function createIngressApp(deps: IngressDeps) {
     },
 
     /**
+     * GET /v1/admin/users/{id}/beliefs: the user's belief graph, one holder's
+     * nodes or (holder undefined) both, as the belief-graph service answers it.
+     */
+    async beliefs(userId: string, holder: BeliefHolder | undefined, reader: AdminReader): Promise<BeliefGraphView> {
+      const view = beliefGraphView(await beliefsOf(userId, holder));
+      await recordAdminAccess(userId, reader, ADMIN_RESOURCES.beliefs);
+      return view;
+    },
+
+    /**
      * GET /v1/me/export: everything held about the user, as JSON text written as it
      * is read. The small parts are read first, so a missing user (404) or a service
      * that is down (503) is an error answer; what fails after the first byte ends
@@ -504,14 +516,16 @@ export function createIngressApp(deps: IngressDeps) {
     async exportData(userId: string): Promise<AsyncIterable<string>> {
       const exportedAt = clock.now();
       const user = await profile(userId);
-      const [controls, relationship, memoryList, retention] = await Promise.all([
+      const [controls, relationship, memoryList, ownBeliefs, retention] = await Promise.all([
         this.controls(userId),
         this.relationship(userId),
         this.memories(userId, true),
+        // The user's own beliefs only: the companion's are not the user's data (API.md).
+        beliefsOf(userId, 'user'),
         retentionOf(userId),
       ]);
       const doc = exportDocument(
-        { exported_at: exportedAt.toISOString(), user, controls, relationship, memories: memoryList.memories, retention },
+        { exported_at: exportedAt.toISOString(), user, controls, relationship, memories: memoryList.memories, beliefs: exportBeliefsView(ownBeliefs), retention },
         conversationPages(db, userId),
         adminAccessPages(bus, userId),
       );
@@ -556,6 +570,20 @@ export function createIngressApp(deps: IngressDeps) {
       if (!(err instanceof QueryError)) throw err;
       deps.logger.warn({ err, userId }, 'GetRetention failed');
       throw new IngressError(503, 'UNAVAILABLE', 'retention is not available right now; retry shortly');
+    }
+  }
+
+  /** A known user's belief graph; 404 for an unknown user, 503 when the belief graph does not answer. */
+  async function beliefsOf(userId: string, holder: BeliefHolder | undefined): Promise<belief.GetBeliefsResponse> {
+    const user = await db.selectFrom('users').select('user_id').where('user_id', '=', userId).executeTakeFirst();
+    if (!user) throw new IngressError(404, 'USER_NOT_FOUND', 'no such user');
+    try {
+      // The query's "" asks for both holders.
+      return await beliefQueries.get(userId, holder ?? '');
+    } catch (err) {
+      if (!(err instanceof QueryError)) throw err;
+      deps.logger.warn({ err, userId }, 'GetBeliefs failed');
+      throw new IngressError(503, 'UNAVAILABLE', 'the belief graph is not available right now; retry shortly');
     }
   }
 

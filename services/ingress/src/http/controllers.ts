@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { INGRESS } from '../config.js';
 import type { AdminReader } from '../app/admin-access.js';
+import { BELIEF_HOLDERS, isBeliefHolder, type BeliefHolder } from '../app/beliefs-view.js';
 import type { IngressApp } from '../app/ingress-app.js';
 import { onboardingAnswersSchema, optionalTimezone } from '../users/answers.js';
 import { appOpenCommand, appOpenIdOf, appOpenSchema } from '../users/app-open.js';
@@ -210,6 +211,14 @@ export class AdminController {
     return api(() => this.app.retention(id, reader(admin, 'GET /v1/admin/users/{user_id}/retention')));
   }
 
+  @Get('users/:userId/beliefs')
+  async beliefs(@Req() req: FastifyRequest, @Param('userId') userId: string, @Query('holder') holder?: string | string[]) {
+    const admin = await adminOf(this.auth, req);
+    const id = uuidParam('user_id', userId);
+    const h = holderParam(holder);
+    return api(() => this.app.beliefs(id, h, reader(admin, 'GET /v1/admin/users/{user_id}/beliefs')));
+  }
+
   @Get('turns/:messageId')
   async turn(@Req() req: FastifyRequest, @Param('messageId') messageId: string) {
     const admin = await adminOf(this.auth, req);
@@ -233,6 +242,18 @@ export class AdminController {
     }
     return api(() => this.app.redriveDeadLetter(eventId));
   }
+}
+
+/**
+ * The `holder` query parameter: user or companion, undefined (both) when absent.
+ * Any other value, or the parameter given twice, is a 400: the holder is a fixed
+ * choice, not free text, so no value outside it is read at all.
+ */
+function holderParam(value: unknown): BeliefHolder | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'string' && isBeliefHolder(value)) return value;
+  const message = `must be ${BELIEF_HOLDERS.join(' or ')}, given at most once (absent: both)`;
+  throw new ApiHttpException(422, 'INVALID_FIELDS', `holder ${message}`, { fields: [{ field: 'holder', message }] });
 }
 
 function reader(admin: Principal, route: string): AdminReader {

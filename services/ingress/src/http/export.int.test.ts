@@ -1,13 +1,13 @@
 // GET /v1/me/export and the admin access trail against real NATS and Postgres:
 // ingress hosted as in production, its HTTP API called over the network; the
-// memory, orchestrator and retention queries answered by fake responders. One
+// memory, orchestrator, belief-graph and retention queries answered by fake responders. One
 // user's history of 10,000 chat turns (20,000 messages) is exported as one
 // streamed document; another user's data must not appear in it.
 import { randomUUID } from 'node:crypto';
 import { appendDecided, draft, type Bus, type EventDraft } from '@hearth/bus';
-import { Events, GET_RELATIONSHIP, GET_RETENTION, LIST_MEMORIES } from '@hearth/events';
+import { Events, GET_BELIEFS, GET_RELATIONSHIP, GET_RETENTION, LIST_MEMORIES } from '@hearth/events';
 import { runHearth, type HearthProcess } from '@hearth/host';
-import { ingress, memory, orchestrator, retention } from '@hearth/proto';
+import { belief, ingress, memory, orchestrator, retention } from '@hearth/proto';
 import { waitForPosition } from '@hearth/store';
 import { cleanupNamespace, databaseUrl, dropSchemas, natsUrl, testNamespace, waitFor } from '@hearth/testing';
 import type { Insertable, Kysely } from 'kysely';
@@ -35,13 +35,16 @@ describe('GET /v1/me/export and the admin access trail', () => {
   let db: Kysely<IngressDb>;
   /**
    * The hosted process's own bus (it holds the data keys payloads are sealed with),
-   * on which the test also plays the memory, orchestrator and retention services.
+   * on which the test also plays the memory, orchestrator, belief-graph and retention services.
    */
   let bus: Bus;
   let admin: { token: string; userId: string };
   const memoriesOf = new Map<string, memory.MemoryRecord[]>();
   const listAsked: { userId: string; all: boolean }[] = [];
   const failMemoriesFor = new Set<string>();
+  const beliefsOf = new Map<string, belief.GetBeliefsResponse>();
+  const beliefsAsked: { userId: string; holder: string }[] = [];
+  const failBeliefsFor = new Set<string>();
 
   beforeAll(async () => {
     const nats = await natsUrl();
@@ -71,6 +74,12 @@ describe('GET /v1/me/export and the admin access trail', () => {
       const { userId } = orchestrator.GetRelationshipRequest.decode(request);
       const state = orchestrator.RelationshipState.fromPartial({ stage: 'ACQUAINTANCE', rapportScore: 31, sessionsCount: 4, lastInteractionAt: new Date(Date.parse('2026-11-20T09:00:00Z')) });
       return orchestrator.GetRelationshipResponse.encode({ found: memoriesOf.has(userId), state }).finish();
+    });
+    await bus.serveQuery('belief-graph', GET_BELIEFS, async (request) => {
+      const { userId, holder } = belief.GetBeliefsRequest.decode(request);
+      beliefsAsked.push({ userId, holder });
+      if (failBeliefsFor.has(userId)) throw new Error('belief graph unavailable');
+      return belief.GetBeliefsResponse.encode(beliefsOf.get(userId) ?? belief.GetBeliefsResponse.fromPartial({})).finish();
     });
     await bus.serveQuery('retention', GET_RETENTION, async (request) => {
       const { userId } = retention.GetRetentionRequest.decode(request);
@@ -187,6 +196,48 @@ describe('GET /v1/me/export and the admin access trail', () => {
   const bConversation = randomUUID();
   const B_SECRET = `b-secret-${randomUUID()}`;
   let aTurns: Insertable<TurnsTable>[] = [];
+  /** a's own beliefs as the belief graph answers them for holder user: two in contradiction, with a challenge. */
+  const aBelief = { affirmed: randomUUID(), denied: randomUUID(), said: [randomUUID(), randomUUID()], conflict: randomUUID(), challenge: randomUUID() };
+  const aBeliefs = belief.GetBeliefsResponse.fromPartial({
+    nodes: [
+      {
+        beliefId: aBelief.affirmed,
+        holder: 'user',
+        canonicalText: 'i am too shy to make friends',
+        beliefType: 'TRAIT',
+        polarity: 'affirm',
+        stream: 'identity',
+        status: 'developing',
+        confidence: 0.6,
+        activation: 0.9,
+        coreScore: 0.3,
+        occurrenceCount: 3,
+        sourceMessageIds: [aBelief.said[0]!],
+        createdAt: new Date(Date.parse('2026-11-03T07:00:00Z')),
+      },
+      {
+        beliefId: aBelief.denied,
+        holder: 'user',
+        canonicalText: 'i am too shy to make friends',
+        beliefType: 'TRAIT',
+        polarity: 'deny',
+        stream: 'identity',
+        status: 'surface',
+        confidence: 0.45,
+        activation: 1,
+        coreScore: 0.1,
+        occurrenceCount: 1,
+        sourceMessageIds: [aBelief.said[1]!],
+        createdAt: new Date(Date.parse('2026-11-05T07:00:00Z')),
+      },
+    ],
+    // A link the graph holds: the export leaves links out (API.md).
+    links: [{ linkId: randomUUID(), fromBeliefId: aBelief.affirmed, toBeliefId: aBelief.denied, confidence: 0.7, state: 'pending' }],
+    conflicts: [
+      { conflictId: aBelief.conflict, beliefIds: [aBelief.affirmed, aBelief.denied], conflictType: 'contradiction', sourceMessageIds: aBelief.said, createdAt: new Date(Date.parse('2026-11-05T07:00:01Z')) },
+    ],
+    challenges: [{ challengeId: aBelief.challenge, beliefId: aBelief.affirmed, style: 'curious', messageId: aBelief.said[0]!, createdAt: new Date(Date.parse('2026-11-12T07:00:00Z')) }],
+  });
 
   describe('a user with 10,000 chat turns, and another user', () => {
     beforeAll(async () => {
@@ -198,6 +249,8 @@ describe('GET /v1/me/export and the admin access trail', () => {
         record(a.userId, { memoryKey: 'fact:job', memoryValue: 'nurse', status: 'INVALID' }),
       ]);
       memoriesOf.set(b.userId, [record(b.userId, { memoryValue: B_SECRET })]);
+      beliefsOf.set(a.userId, aBeliefs);
+      beliefsOf.set(b.userId, belief.GetBeliefsResponse.fromPartial({ nodes: [{ beliefId: randomUUID(), holder: 'user', canonicalText: `i am ${B_SECRET}`, createdAt: new Date(0) }] }));
 
       const seedStart = performance.now();
       aTurns = await seedTurns(a.userId, aConversations, TURNS, (i) => `message ${i} from mina about her day`);
@@ -287,7 +340,34 @@ describe('GET /v1/me/export and the admin access trail', () => {
       expect(doc.memories.find((m: any) => m.status === 'SUPERSEDED').superseded_by).toEqual(expect.any(String));
       expect(listAsked).toContainEqual({ userId: a.userId, all: true });
       expect(doc.retention).toMatchObject({ user_id: a.userId, backoff_multiplier: 2 });
-      expect(doc.beliefs).toEqual({ nodes: [], conflicts: [], challenges: [] });
+      // the caller's own beliefs (holder user) from the belief graph: nodes, conflicts and challenges, no links
+      expect(beliefsAsked).toContainEqual({ userId: a.userId, holder: 'user' });
+      expect(beliefsAsked.filter((q) => q.userId === a.userId && q.holder !== 'user')).toEqual([]);
+      expect(Object.keys(doc.beliefs)).toEqual(['nodes', 'conflicts', 'challenges']);
+      expect(doc.beliefs.nodes).toEqual([
+        {
+          belief_id: aBelief.affirmed,
+          holder: 'user',
+          canonical_text: 'i am too shy to make friends',
+          belief_type: 'TRAIT',
+          polarity: 'affirm',
+          stream: 'identity',
+          status: 'developing',
+          confidence: 0.6,
+          activation: 0.9,
+          core_score: 0.3,
+          occurrence_count: 3,
+          source_message_ids: [aBelief.said[0]],
+          created_at: '2026-11-03T07:00:00.000Z',
+        },
+        expect.objectContaining({ belief_id: aBelief.denied, polarity: 'deny', occurrence_count: 1, created_at: '2026-11-05T07:00:00.000Z' }),
+      ]);
+      expect(doc.beliefs.conflicts).toEqual([
+        { conflict_id: aBelief.conflict, belief_ids: [aBelief.affirmed, aBelief.denied], conflict_type: 'contradiction', source_message_ids: aBelief.said, created_at: '2026-11-05T07:00:01.000Z' },
+      ]);
+      expect(doc.beliefs.challenges).toEqual([
+        { challenge_id: aBelief.challenge, belief_id: aBelief.affirmed, style: 'curious', message_id: aBelief.said[0], created_at: '2026-11-12T07:00:00.000Z' },
+      ]);
       expect(doc.uncertainties).toEqual([]);
       expect(doc.trust).toEqual({ actors: [], outcomes: [], feedback: [] });
 
@@ -388,6 +468,21 @@ describe('GET /v1/me/export and the admin access trail', () => {
 
     expect(r).toMatchObject({ status: 503, body: { error: { code: 'UNAVAILABLE' } } });
     expect(r.headers.get('content-disposition')).toBeNull();
+  });
+
+  it('answers 503, an error body and no document, when the belief graph fails, as when retention does', async () => {
+    const { token, userId } = await onboardedUser('Hana');
+    failBeliefsFor.add(userId);
+
+    const r = await call('GET', '/v1/me/export', { token });
+
+    expect(r).toEqual({
+      status: 503,
+      body: { error: { code: 'UNAVAILABLE', message: 'the belief graph is not available right now; retry shortly' } },
+      headers: expect.anything(),
+    });
+    expect(r.headers.get('content-disposition')).toBeNull();
+    expect(beliefsAsked).toContainEqual({ userId, holder: 'user' });
   });
 
   it('records no trail for a timeline of an id that never was a user', async () => {

@@ -1,5 +1,6 @@
 import { SERVICE_NAMES } from '@hearth/bus';
 import { INGRESS } from '../config.js';
+import { BELIEF_HOLDERS } from '../app/beliefs-view.js';
 import { INITIAL_BACKOFF_MULTIPLIER } from '../app/retention-view.js';
 import { AGE_BANDS, OCCUPATIONS, REQUIRED_ANSWERS } from '../users/answers.js';
 import { TOPIC_IDS } from '@hearth/text';
@@ -432,6 +433,89 @@ const schemas: Record<string, JsonSchema> = {
       messages: { type: 'array', items: ref('RetentionMessage'), description: 'Newest first, at most 50.' },
     },
   },
+  BeliefNode: {
+    type: 'object',
+    description:
+      'One node of the belief graph (self-belief-decomposer.md): a self-definitional belief of the user (their ' +
+      'self-perceptions) or of the companion (its own self-statements), with its evidence.',
+    required: [
+      'belief_id',
+      'holder',
+      'canonical_text',
+      'belief_type',
+      'polarity',
+      'stream',
+      'status',
+      'confidence',
+      'activation',
+      'core_score',
+      'occurrence_count',
+      'source_message_ids',
+      'created_at',
+    ],
+    properties: {
+      belief_id: uuid,
+      holder: { type: 'string', enum: [...BELIEF_HOLDERS] },
+      canonical_text: { type: 'string', description: 'The belief in affirmative first-person form; polarity carries the negation.', examples: ['i am patient'] },
+      belief_type: { type: 'string', examples: ['TRAIT', 'VALUE', 'PREFERENCE', 'CAPABILITY_LIMIT'] },
+      polarity: { type: 'string', enum: ['affirm', 'deny'] },
+      stream: { type: 'string', enum: ['identity', 'state', 'meta', 'relational'] },
+      status: { type: 'string', enum: ['surface', 'developing', 'core'] },
+      confidence: { type: 'number', minimum: 0, maximum: 1 },
+      activation: { type: 'number', minimum: 0, description: 'Decays with its half-life since the last occurrence.' },
+      core_score: { type: 'number', minimum: 0, maximum: 1 },
+      occurrence_count: { type: 'integer', minimum: 0 },
+      source_message_ids: { type: 'array', items: uuid, description: 'The messages it was stated in (the most recent ones).' },
+      created_at: { type: 'string', format: 'date-time' },
+    },
+  },
+  BeliefLink: {
+    type: 'object',
+    description: 'A tentative link between two similar nodes; never merged automatically (an admin merges).',
+    required: ['link_id', 'from_belief_id', 'to_belief_id', 'confidence', 'state'],
+    properties: {
+      link_id: uuid,
+      from_belief_id: uuid,
+      to_belief_id: uuid,
+      confidence: { type: 'number', minimum: 0, maximum: 1 },
+      state: { type: 'string', enum: ['pending', 'accepted', 'rejected', 'merged'] },
+    },
+  },
+  BeliefConflict: {
+    type: 'object',
+    description: 'Contradiction: the same belief affirmed and denied. Tension: a near-paraphrase of opposite polarity.',
+    required: ['conflict_id', 'belief_ids', 'conflict_type', 'source_message_ids', 'created_at'],
+    properties: {
+      conflict_id: uuid,
+      belief_ids: { type: 'array', items: uuid, minItems: 2, maxItems: 2 },
+      conflict_type: { type: 'string', enum: ['contradiction', 'tension'] },
+      source_message_ids: { type: 'array', items: uuid },
+      created_at: { type: 'string', format: 'date-time' },
+    },
+  },
+  BeliefChallenge: {
+    type: 'object',
+    description: "A gentle question the companion asked about one of the user's self-beliefs (belief-challenge.md).",
+    required: ['challenge_id', 'belief_id', 'style', 'message_id', 'created_at'],
+    properties: {
+      challenge_id: uuid,
+      belief_id: uuid,
+      style: { type: 'string', enum: ['gentle', 'curious', 'reflective'] },
+      message_id: { ...uuid, description: 'The turn it was asked in.' },
+      created_at: { type: 'string', format: 'date-time' },
+    },
+  },
+  BeliefGraph: {
+    type: 'object',
+    description: "A user's belief graph: the nodes of one holder or both, the links and conflicts among them, and the challenges.",
+    required: ['nodes', 'links', 'conflicts', 'challenges'],
+    properties: {
+      nodes: { type: 'array', items: ref('BeliefNode') },
+      links: { type: 'array', items: ref('BeliefLink') },
+      conflicts: { type: 'array', items: ref('BeliefConflict') },
+      challenges: { type: 'array', items: ref('BeliefChallenge'), description: 'Empty when only the companion holder is asked.' },
+    },
+  },
   AuditEvent: {
     type: 'object',
     required: ['type', 'event_id', 'occurred_at', 'service', 'causation_id', 'correlation_id', 'payload', 'erased'],
@@ -563,7 +647,7 @@ const schemas: Record<string, JsonSchema> = {
       event_id: uuid,
       admin_id: { type: 'string', description: "The admin token's subject." },
       route: { type: 'string', examples: ['GET /v1/admin/users/{user_id}/timeline'] },
-      resource: { type: 'string', description: 'timeline | retention | dead-letters | turn:<message_id>', examples: ['timeline', 'turn:5d1c3a2e-0b6f-4a59-9c1e-7f2a8d4b6c10'] },
+      resource: { type: 'string', description: 'timeline | retention | beliefs | dead-letters | turn:<message_id>', examples: ['timeline', 'turn:5d1c3a2e-0b6f-4a59-9c1e-7f2a8d4b6c10'] },
       accessed_at: { type: 'string', format: 'date-time' },
     },
   },
@@ -590,12 +674,12 @@ const schemas: Record<string, JsonSchema> = {
       memories: { type: 'array', items: ref('Memory'), description: 'Every status (ACTIVE, SUPERSEDED, INVALID), with superseded_by.' },
       beliefs: {
         type: 'object',
-        description: "The user's own beliefs (holder user), as GET /v1/admin/users/{user_id}/beliefs shows them; empty until the belief graph runs.",
+        description: "The user's own beliefs (holder user), as GET /v1/admin/users/{user_id}/beliefs shows them, without the links.",
         required: ['nodes', 'conflicts', 'challenges'],
         properties: {
-          nodes: { type: 'array', items: { type: 'object' } },
-          conflicts: { type: 'array', items: { type: 'object' } },
-          challenges: { type: 'array', items: { type: 'object' } },
+          nodes: { type: 'array', items: ref('BeliefNode') },
+          conflicts: { type: 'array', items: ref('BeliefConflict') },
+          challenges: { type: 'array', items: ref('BeliefChallenge') },
         },
       },
       uncertainties: { type: 'array', items: { type: 'object' }, description: 'Empty until the uncertainty engine runs.' },
@@ -820,7 +904,7 @@ const paths: Record<string, OpenApiPathItem> = {
         },
         '401': E.unauthenticated,
         '404': error('USER_NOT_FOUND', 'No such user (never created, or erased).'),
-        '503': error('UNAVAILABLE', 'A service the export reads (memory, orchestrator, retention) did not answer; retry shortly.'),
+        '503': error('UNAVAILABLE', 'A service the export reads (memory, orchestrator, belief graph, retention) did not answer; retry shortly.'),
       },
     },
   },
@@ -958,6 +1042,32 @@ const paths: Record<string, OpenApiPathItem> = {
         '404': error('USER_NOT_FOUND', 'No such user.'),
         '422': E.invalid,
         '503': error('UNAVAILABLE', 'The retention service did not answer, or the read could not be recorded; retry shortly.'),
+      },
+    },
+  },
+  '/v1/admin/users/{user_id}/beliefs': {
+    get: {
+      operationId: 'getUserBeliefs',
+      summary: "A user's belief graph: nodes, links, conflicts and challenges (role admin)",
+      description: `The user's self-perceptions (holder user) and their companion's self-beliefs (holder companion). ${ACCESS_TRAIL}`,
+      tags: ['admin', 'beliefs'],
+      parameters: [
+        { name: 'user_id', in: 'path', required: true, description: 'Must be a uuid (otherwise 422).', schema: uuid },
+        {
+          name: 'holder',
+          in: 'query',
+          required: false,
+          description: 'Whose beliefs: user or companion; both when absent. Any other value, or the parameter given twice, is 422.',
+          schema: { type: 'string', enum: [...BELIEF_HOLDERS] },
+        },
+      ],
+      responses: {
+        '200': json(ref('BeliefGraph'), 'The belief graph of the user (empty lists for a user with no beliefs yet).'),
+        '401': E.unauthenticated,
+        '403': error('FORBIDDEN', 'The token lacks the admin role.'),
+        '404': error('USER_NOT_FOUND', 'No such user.'),
+        '422': error('INVALID_FIELDS', 'user_id is not a uuid, or holder is not user or companion or is given more than once; `details.fields` names it.'),
+        '503': error('UNAVAILABLE', 'The belief graph did not answer, or the read could not be recorded; retry shortly.'),
       },
     },
   },
@@ -1158,6 +1268,7 @@ export const OPENAPI: OpenApiDocument = {
     { name: 'chat', description: 'Conversations.' },
     { name: 'memories', description: 'What the companion knows about the user, and forgetting it (turn-pipeline §12).' },
     { name: 'retention', description: 'Proactive messages and their attribution (turn-pipeline §14).' },
+    { name: 'beliefs', description: "The belief graph: the user's self-perceptions and the companion's self-beliefs (self-belief-decomposer.md, belief-challenge.md)." },
     { name: 'admin', description: 'Admin and audit (role admin).' },
     { name: 'operations', description: 'Served by every service.' },
     { name: 'docs', description: 'This documentation.' },

@@ -6,6 +6,8 @@ import { Events } from '@hearth/events';
 import { HealthController } from '@hearth/host';
 import { adminAccessView } from '../app/admin-access.js';
 import { buildTurnTrail } from '../app/audit.js';
+import { belief } from '@hearth/proto';
+import { beliefGraphView, BELIEF_HOLDERS, exportBeliefsView } from '../app/beliefs-view.js';
 import { exportDocument, exportMessages } from '../app/export.js';
 import { INITIAL_RELATIONSHIP } from '../app/relationship-view.js';
 import { retentionView } from '../app/retention-view.js';
@@ -147,6 +149,7 @@ describe('OpenAPI document of the ingress API', () => {
     ['GET', '/v1/me/export', ['200', '401', '404', '429', '503']],
     ['POST', '/v1/me/app-opens', ['202', '400', '401', '404', '413', '422', '429', '503']],
     ['GET', '/v1/admin/users/{user_id}/retention', ['200', '401', '403', '404', '422', '429', '503']],
+    ['GET', '/v1/admin/users/{user_id}/beliefs', ['200', '401', '403', '404', '422', '429', '503']],
   ])('documents %s %s with its statuses', (method, path, statuses) => {
     const doc = documented.find((d) => key(d.method, d.path) === key(method, path));
     expect(Object.keys(doc!.operation.responses).sort()).toEqual(statuses);
@@ -199,9 +202,37 @@ describe('OpenAPI document of the ingress API', () => {
     expect(source.enum).toContain('retention');
   });
 
+  it('describes the belief graph the app answers, part by part, and its holder parameter', () => {
+    const view = beliefGraphView(
+      belief.GetBeliefsResponse.fromPartial({
+        nodes: [{ beliefId: 'b1', holder: 'user', createdAt: new Date(0) }],
+        links: [{ linkId: 'l1' }],
+        conflicts: [{ conflictId: 'k1', createdAt: new Date(0) }],
+        challenges: [{ challengeId: 'c1', createdAt: new Date(0) }],
+      }),
+    );
+    const shapes = { BeliefGraph: view, BeliefNode: view.nodes[0]!, BeliefLink: view.links[0]!, BeliefConflict: view.conflicts[0]!, BeliefChallenge: view.challenges[0]! };
+    for (const [name, shape] of Object.entries(shapes)) {
+      const schema = OPENAPI.components.schemas[name]!;
+      expect([name, [...(schema.required as string[])].sort()]).toEqual([name, Object.keys(shape).sort()]);
+      expect([name, Object.keys(schema.properties as object).sort()]).toEqual([name, Object.keys(shape).sort()]);
+    }
+    const route = documented.find((d) => key(d.method, d.path) === key('get', '/v1/admin/users/{user_id}/beliefs'))!;
+    expect(route.operation.parameters).toContainEqual(expect.objectContaining({ name: 'holder', in: 'query', required: false, schema: { type: 'string', enum: [...BELIEF_HOLDERS] } }));
+    // The export's beliefs are the same parts, without the links.
+    const exported = (OPENAPI.components.schemas.Export!.properties as Record<string, JsonSchema>).beliefs!;
+    expect(exported.required).toEqual(Object.keys(exportBeliefsView(belief.GetBeliefsResponse.fromPartial({}))));
+    expect(exported.properties).toEqual({
+      nodes: { type: 'array', items: { $ref: '#/components/schemas/BeliefNode' } },
+      conflicts: { type: 'array', items: { $ref: '#/components/schemas/BeliefConflict' } },
+      challenges: { type: 'array', items: { $ref: '#/components/schemas/BeliefChallenge' } },
+    });
+  });
+
   it('describes the export the app writes, key by key, with its messages and admin accesses', () => {
     const none = (async function* () {})();
-    const doc = exportDocument({ exported_at: '', user: null, controls: null, relationship: null, memories: [], retention: null }, none, none);
+    const beliefs = exportBeliefsView(belief.GetBeliefsResponse.fromPartial({}));
+    const doc = exportDocument({ exported_at: '', user: null, controls: null, relationship: null, memories: [], beliefs, retention: null }, none, none);
     const schema = OPENAPI.components.schemas.Export!;
     const keys = [...doc.entries].map(([k]) => k);
     expect(schema.required).toEqual(keys);
