@@ -1,3 +1,5 @@
+import { BELIEF_CONFIG } from '@hearth/beliefs';
+
 /**
  * The orchestrator's numbers and fixed lists, each with its spec section.
  * Later issues (quality gates, relationships) add theirs here.
@@ -31,6 +33,12 @@ export const PERSONA = {
     /** §3.4.1: MAX_RESAMPLES after the first sample, then the fallback. */
     maxResamples: 50,
   },
+  /**
+   * Issue 16: the first-person statements a template gives its persona (not a
+   * spec number: enough to seed a few identity beliefs, few enough to stay a
+   * recognisable voice).
+   */
+  selfStatements: { min: 3, max: 5 },
   /**
    * Tries at appending to the global assignment log when other replicas keep
    * winning the race (not a spec number: enough for many replicas onboarding
@@ -228,4 +236,34 @@ export const RETENTION_ROUTING = {
   notes: '',
   safetyReason: '',
   crisisSafe: false,
+} as const;
+
+/**
+ * The belief graph at turn time (issue 16; belief-challenge.md "Integration").
+ * Not spec numbers unless cited.
+ */
+export const BELIEFS = {
+  /**
+   * How long a turn waits for GetBeliefContext before going on without it. The
+   * graph answers from its projection (no LLM, no embedding call on that path),
+   * so 300 ms is ample; a slower answer costs the turn more than the challenge
+   * or the core beliefs are worth, and the turn goes on without them.
+   */
+  queryTimeoutMs: 300,
+  /** The pipelines whose chat turns ask the graph: a friend's talk, not onboarding, answers or refusals. */
+  pipelines: ['FRIEND_CHAT', 'EMOTIONAL_SUPPORT'] as readonly string[],
+  /**
+   * The lock's signals are read over the current message and this many earlier
+   * user messages of the conversation: the window of the Integration's "last 5
+   * perceptions" (BC Integration step 2), for the state they are said in.
+   */
+  recentUserTexts: BELIEF_CONFIG.challengeIntegration.recentPerceptions,
+  /**
+   * The offline responder says something about itself from its persona's
+   * self-statements when the user asks about it, and otherwise on one turn in
+   * this many (by the turn's seed), so a companion graph grows without an LLM.
+   */
+  selfTalkEveryTurns: 5,
+  /** The embedder whose vectors the gate may compare with a core belief's (BELIEF_CONFIG.embeddings.localDimensions wide). */
+  localEmbeddingModel: 'hearth-local',
 } as const;

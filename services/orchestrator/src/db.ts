@@ -58,6 +58,8 @@ export interface DialogueTable {
   asked_question: boolean;
   surfaced_memory_ids: string[];
   user_initiated_topics: string[];
+  /** The belief challenge the reply wove in (issue 16), "" for none. */
+  challenge_id: Generated<string>;
   created_at: Date;
   event_seq: string | number | bigint;
 }

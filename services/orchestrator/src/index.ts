@@ -5,11 +5,13 @@ import { migration as m0001 } from '../migrations/2026_11_22_0001_profiles_perso
 import { migration as m0002 } from '../migrations/2026_11_22_0002_persona_sampling.js';
 import { migration as m0003 } from '../migrations/2026_11_22_0003_relationships_dialogue.js';
 import { migration as m0004 } from '../migrations/2026_11_22_0004_profile_retention_controls.js';
+import { migration as m0005 } from '../migrations/2026_11_27_0005_dialogue_challenge.js';
 import { createChatClient, loadLlmConfig } from '@hearth/llm';
 import { observableGauge } from '@hearth/telemetry';
+import { createBeliefClient } from './adapters/beliefs.js';
 import { createLlmHealth } from './adapters/llm-health.js';
 import { createMemoryClient } from './adapters/memory.js';
-import { LLM_FAILOVER, OFFLINE_PROVIDER, RECIPE } from './config.js';
+import { BELIEFS, LLM_FAILOVER, OFFLINE_PROVIDER, RECIPE } from './config.js';
 import type { OrchestratorDb } from './db.js';
 import { createAssignPersonaReactor } from './handlers/assign-persona.js';
 import { createRenderRetentionReactor } from './handlers/render-retention.js';
@@ -28,6 +30,7 @@ export const service: ServiceDefinition = {
     '2026_11_22_0002_persona_sampling': m0002,
     '2026_11_22_0003_relationships_dialogue': m0003,
     '2026_11_22_0004_profile_retention_controls': m0004,
+    '2026_11_27_0005_dialogue_challenge': m0005,
   },
   projections: [profilesProjection, personasProjection, turnsProjection],
   async create(ctx) {
@@ -40,6 +43,7 @@ export const service: ServiceDefinition = {
       ctx.logger.info({ llm: OFFLINE_PROVIDER }, 'no LLM endpoint configured (LLM_BASE_URL): replies come from the offline template responder');
     }
     const memory = createMemoryClient(ctx.bus, { timeoutMs: RECIPE.memoryQueryTimeoutMs, logger: ctx.logger });
+    const beliefs = createBeliefClient(ctx.bus, { timeoutMs: BELIEFS.queryTimeoutMs, logger: ctx.logger });
     // Wall time: an outage and its cool-down run on real time, not the virtual clock.
     const llmHealth = createLlmHealth({ ...LLM_FAILOVER, now: () => Date.now(), logger: ctx.logger });
     const upGauge = chat
@@ -47,7 +51,7 @@ export const service: ServiceDefinition = {
           result.observe(llmHealth.up ? 1 : 0, { provider: chat.provider, model: chat.model }),
         )
       : null;
-    const deps = { bus: ctx.bus, db, clock: ctx.clock, logger: ctx.logger, memory, chat, llmHealth };
+    const deps = { bus: ctx.bus, db, clock: ctx.clock, logger: ctx.logger, memory, beliefs, chat, llmHealth };
     return {
       // An LLM outage degrades replies to the offline responder; it never makes the service unready.
       dependencies: (): Record<string, DependencyStatus> => (chat ? { llm: llmHealth.status() } : {}),

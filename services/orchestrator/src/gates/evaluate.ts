@@ -1,3 +1,4 @@
+import type { NodeView } from '@hearth/beliefs';
 import { GATES, type Stage } from '../config.js';
 import type { StableStyle } from '../personas/assign.js';
 import { emojiGate } from './emoji.js';
@@ -7,6 +8,7 @@ import { lexiconGate } from './lexicon.js';
 import { quirksGate } from './quirks.js';
 import { openerGate, openerNorm, similarityGate } from './repetition.js';
 import { safetyGate } from './safety.js';
+import { selfConsistencyGate } from './self-consistency.js';
 import { sentenceGate } from './sentences.js';
 import { sensitiveGate, type SurfacedMemory } from './sensitive.js';
 import { tabooGate } from './topics.js';
@@ -46,6 +48,12 @@ export interface ReplyUnderReview {
    */
   recentOpeners?: readonly string[];
   /**
+   * The companion's core beliefs (issue 16), as the belief graph answered them
+   * for the turn: a reply that contradicts one fails `self_consistency`.
+   * @default [] (nothing to be consistent with: the gate passes)
+   */
+  coreBeliefs?: readonly NodeView[];
+  /**
    * Gates to skip, e.g. the persona bands for a refusal or a crisis-safe reply
    * (the caller decides). Skipped gates still appear, passing, with detail "exempt".
    * Safety is never skipped (not even through a cast).
@@ -82,6 +90,7 @@ export function evaluateReply(input: ReplyUnderReview): GateVerdict[] {
         initiatedNow: input.userInitiated,
         initiatedRecent: input.initiatedRecent,
       }),
+    self_consistency: () => selfConsistencyGate(input.text, input.coreBeliefs ?? []),
   };
   return GATE_NAMES.map((gate) => (exempt.has(gate) ? { gate, pass: true, detail: 'exempt', measured: { exempt: 1 } } : run[gate]()));
 }

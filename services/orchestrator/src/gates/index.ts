@@ -10,6 +10,7 @@ export { recallAsked, personalFactsGate, type ReplySource } from './facts.js';
 export { isSensitive, sensitiveReason, sensitiveTopicsOf, sensitiveGate, type SurfacedMemory } from './sensitive.js';
 export { replyTopics, initiatedWithin, tabooGate, type TabooContext } from './topics.js';
 export { safetyReading, safetyGate, type SafetyReading } from './safety.js';
+export { coreBeliefViews, LOCAL_EMBEDDING_MODEL, selfConsistencyGate } from './self-consistency.js';
 export { evaluateReply, failedGates, type ExemptGate, type ReplyUnderReview } from './evaluate.js';
 export {
   QUIRKS,

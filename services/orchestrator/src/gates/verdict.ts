@@ -11,6 +11,8 @@ export const GATE_NAMES = [
   'personal_facts',
   'sensitive_memories',
   'taboo_topics',
+  // Issue 16: the reply's self-statements against the companion's core beliefs.
+  'self_consistency',
 ] as const;
 
 export type GateName = (typeof GATE_NAMES)[number];

@@ -125,6 +125,8 @@ describe('persona assignment under the anti-cloning cap (§3.4.1)', () => {
     for (const { p } of assignments) {
       const template = PERSONA_LIBRARY.find((t) => t.template_id === p.templateId)!;
       expect(template.core_archetype).toBe(p.coreArchetype);
+      // Issue 16: the template's self-statements, for the belief graph to seed from.
+      expect(p.selfStatements).toEqual(template.self_statements);
       expect(p.fallback).toBe(false);
       // Exactly two mutated categories, a third only when the cap demanded it.
       expect([2, 3]).toContain(p.mutatedCategories.length);

@@ -106,6 +106,8 @@ export function createAssignPersonaReactor(deps: AssignPersonaDeps): Reactor {
               fallback: s.fallback,
               windowTotal: s.windowTotal,
               windowComboCount: s.windowComboCount,
+              // Issue 16: the belief graph seeds the companion's first identity beliefs from these.
+              selfStatements: [...s.template.self_statements],
             },
             {
               id: deriveId('orchestrator', 'persona', event.id),

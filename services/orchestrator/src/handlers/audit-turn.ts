@@ -151,7 +151,12 @@ export function reRespond(recorded: orchestrator.TurnCompleted, ctx: TurnReplayC
     : FIXED_OUTCOMES.includes(recorded.outcome)
       ? FIXED_REPLY_EXEMPT
       : [];
-  const judge = (c: ReplyCandidate, pass: number): orchestrator.GateVerdict[] => turn.evaluate(c, exempt).map((v) => verdictToProto({ ...v, passNumber: pass }));
+  // self_consistency is taken as recorded: its inputs (the core beliefs' hash,
+  // polarity and vectors) are the belief graph's, and TurnCompleted.beliefs
+  // records only their ids and texts.
+  const recordedSelf = (pass: number) => recorded.gates.find((g) => g.passNumber === pass && g.gate === 'self_consistency');
+  const judge = (c: ReplyCandidate, pass: number): orchestrator.GateVerdict[] =>
+    turn.evaluate(c, exempt).map((v) => (v.gate === 'self_consistency' && recordedSelf(pass)) || verdictToProto({ ...v, passNumber: pass }));
 
   const passed = new Map<number, boolean>();
   for (const pass of [...new Set(recorded.gates.map((g) => g.passNumber))].sort((a, b) => a - b)) {

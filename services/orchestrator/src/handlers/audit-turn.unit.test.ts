@@ -115,6 +115,31 @@ function recorded(candidates: Written[], ctx: TurnReplayContext = CONTEXT, messa
 const fields = (changes: { field: string }[]) => changes.map((c) => c.field);
 
 describe("reRespond: a recorded turn under today's persona constraints, planner and gates", () => {
+  it('takes self_consistency as recorded: the core beliefs it judged by are the belief graph\'s, not in the event (issue 16)', () => {
+    // given a turn whose draft failed self_consistency against a core belief, then was rewritten
+    const contradicting = 'Honestly, I hate quiet hiking weekends with family, and I always have. Which trail did you all end up walking together this time?';
+    const turn = recorded([{ text: contradicting }, { text: GOOD }]);
+    const failed = { gate: 'self_consistency', pass: false, detail: 'contradicts core belief "i like quiet hiking weekends with family" (b-1): the reply denies it', passNumber: 0, measured: { core_beliefs: '1', contradictions: '1', tensions: '0' } };
+    const draftAt = turn.gates.findIndex((g) => g.gate === 'self_consistency' && g.passNumber === 0);
+    turn.gates.splice(draftAt, 1, failed);
+    // (built with no core beliefs, the draft passed every gate and became the reply: make the record say what the recipe did)
+    const rewritten = orchestrator.TurnCompleted.fromPartial({
+      ...turn,
+      outcome: 'rewrite',
+      assistantText: GOOD,
+      openerNorm: openerNorm(GOOD),
+      exchanges: [...turn.exchanges, { provider: OFFLINE_PROVIDER.provider, model: 'm', purpose: 'rewrite', attempt: 1, output: GOOD, error: '' }],
+      gates: [...turn.gates, ...turn.gates.filter((g) => g.passNumber === 0).map((g) => ({ ...g, passNumber: 1, ...(g.gate === 'self_consistency' ? { pass: true, detail: 'consistent with 1 core beliefs' } : {}) }))],
+    });
+
+    // when it is re-decided without the belief graph
+    const changes = reRespond(rewritten, CONTEXT);
+
+    // then the recorded verdicts stand, and so does the outcome they led to
+    expect(changes.gates.filter((c) => c.field.includes('self_consistency'))).toEqual([]);
+    expect(fields(changes.gates)).not.toContain('outcome');
+  });
+
   it('finds nothing to change in turns decided today: a first draft, an LLM draft rewritten offline, a fallback', () => {
     const none = { constraints: [], plan: [], gates: [] };
     expect(reRespond(recorded([{ text: GOOD }]), CONTEXT)).toEqual(none);

@@ -213,7 +213,7 @@ function failedGates(c: TurnCompleted, pass: number): string[] {
   return c.gates.filter((g) => g.passNumber === pass && !g.pass).map((g) => g.gate);
 }
 
-const GATE_COUNT = 11;
+const GATE_COUNT = 12;
 
 describe('the turn recipe with the offline provider and a memory service', () => {
   const snippet = { createdAt: undefined, lastConfirmedAt: undefined, score: 0, occurredOn: '', occurredPrecision: '', relevance: 0 };

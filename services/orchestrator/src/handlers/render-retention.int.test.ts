@@ -27,7 +27,7 @@ const silent = { info: () => undefined, warn: () => undefined, error: () => unde
 const HOUR = 60 * 60 * 1000;
 // PT03 Blunt Honest: slang, no quirks, taboo RELIGION.
 const TEMPLATE = PERSONA_LIBRARY.find((t) => t.template_id === 'PT03')!;
-const GATE_COUNT = 11;
+const GATE_COUNT = 12;
 
 interface User {
   userId: string;

@@ -4,20 +4,23 @@ import { deriveId, Events, llmExchangeToProto, type TurnRouted } from '@hearth/e
 import type { ChatClient } from '@hearth/llm';
 import { waitForPosition, type Reactor } from '@hearth/store';
 import { counter, histogram, type Logger } from '@hearth/telemetry';
-import { normalizeUserText, parseCorrection, TOPIC_DETECTION, type CorrectionCommand } from '@hearth/text';
+import { mergeSafetySignals, normalizeUserText, parseCorrection, safetySignals, signalsFromFlags, TOPIC_DETECTION, type CorrectionCommand, type SafetySignals } from '@hearth/text';
 import type { Kysely } from 'kysely';
 import { createLlmHealth, type LlmHealth } from '../adapters/llm-health.js';
+import { createBeliefClient, emptyBeliefContext, type BeliefLookup, type BeliefPort } from '../adapters/beliefs.js';
 import type { MemoryPort } from '../adapters/memory.js';
-import { GATES, LLM_FAILOVER, OFFLINE_PROVIDER, RECIPE, RELATIONSHIP, type Stage } from '../config.js';
+import { BELIEFS, GATES, LLM_FAILOVER, OFFLINE_PROVIDER, RECIPE, RELATIONSHIP, type Stage } from '../config.js';
 import type { OrchestratorDb } from '../db.js';
-import { openerNorm, recallAsked, type ExemptGate } from '../gates/index.js';
+import { coreBeliefViews, openerNorm, recallAsked, selfConsistencyGate, type ExemptGate } from '../gates/index.js';
 import { NEUTRAL_STYLE, seedFromId, type StableStyle } from '../personas/assign.js';
 import { PERSONA_LIBRARY, type PersonaTemplate } from '../personas/library.js';
 import { turnsProjection } from '../projections/turns.js';
 import { detectEvidence, initialRelationship, updateRelationship, viewAt, type RelationshipState } from '../relationship/index.js';
 import { CIRCUIT_OPEN_ERROR, failoverResponder } from '../responder/failover.js';
 import { CORRECTION_TEXT, CRISIS_SAFE_TEXT, FINISH_ONBOARDING_TEXT, onboardingIncompleteText, REFUSAL_TEXT } from '../responder/fixed.js';
+import { challengeSentences } from '../responder/offline.js';
 import { llmResponder, offlineResponder, type TurnContext } from '../responder/responders.js';
+import { selfStatementFor } from '../responder/self-talk.js';
 import { composeReply, type Composed, type PassVerdict } from '../turn/compose.js';
 import { planToProto } from '../turn/plan.js';
 import { initiatedBefore, planTurn, type RecordedReply } from '../turn/recipe.js';
@@ -30,6 +33,11 @@ export interface RespondDeps {
   clock: Clock;
   logger?: Logger;
   memory: MemoryPort;
+  /**
+   * The belief graph's GetBeliefContext (issue 16).
+   * @default a client over `bus` with BELIEFS.queryTimeoutMs
+   */
+  beliefs?: BeliefPort;
   /** The LLM, or null for the offline template responder. */
   chat: ChatClient | null;
   /**
@@ -46,8 +54,9 @@ function gateText(userState: string, activatesUser: boolean, missing: readonly s
   return null;
 }
 
-// A refusal or crisis reply has fixed words: the persona bands do not apply to it.
-export const FIXED_REPLY_EXEMPT: ExemptGate[] = ['emoji_band', 'sentence_band', 'lexicon', 'punctuation_quirks', 'repeated_opener', 'similarity'];
+// A refusal or crisis reply has fixed words: the persona bands do not apply to it,
+// nor does the persona's own consistency (issue 16): the words are not the persona's.
+export const FIXED_REPLY_EXEMPT: ExemptGate[] = ['emoji_band', 'sentence_band', 'lexicon', 'punctuation_quirks', 'repeated_opener', 'similarity', 'self_consistency'];
 
 // What an operator watches: how replies come about, which gates reject drafts, what the LLM costs.
 const outcomes = counter('hearth_turn_outcomes_total', 'Replies by how they came about (draft, rewrite, fallback, refusal, crisis_safe) and provider');
@@ -66,7 +75,11 @@ const llmLatency = histogram('hearth_llm_exchange_seconds', 'Time of one LLM exc
  */
 export function createRespondReactor(input: RespondDeps): Reactor {
   // Wall time for the breaker: an outage runs on real time, not the virtual clock.
-  const deps: RespondDeps = { ...input, llmHealth: input.llmHealth ?? createLlmHealth({ ...LLM_FAILOVER, now: () => Date.now(), ...(input.logger ? { logger: input.logger } : {}) }) };
+  const deps: RespondDeps = {
+    ...input,
+    llmHealth: input.llmHealth ?? createLlmHealth({ ...LLM_FAILOVER, now: () => Date.now(), ...(input.logger ? { logger: input.logger } : {}) }),
+    beliefs: input.beliefs ?? createBeliefClient(input.bus, { timeoutMs: BELIEFS.queryTimeoutMs, ...(input.logger ? { logger: input.logger } : {}) }),
+  };
   const { bus, db, clock } = deps;
   return {
     name: 'respond',
@@ -179,9 +192,24 @@ async function runRecipe(deps: RespondDeps, event: StoredEvent, routed: TurnRout
           hasRecentTurns: chatHistory.some((h) => now.getTime() - h.created_at.getTime() <= RELATIONSHIP.sessionGapMs),
         })
       : [];
+  // Refusals, the crisis-safe reply and §12.4 corrections have fixed words.
+  // §12.4: a correction acts on what the previous reply surfaced (memory does the acting).
+  const correction = source === 'chat' ? parseCorrection(routed.text) : null;
+  const fixed =
+    fixedReply(pipeline, routing?.safetyPolicy, routing?.crisisSafe ?? false, profile?.preferred_name ?? '') ??
+    (correction ? correctionReply(correction, history[0]?.surfaced_memory_ids ?? []) : null);
+
   // Memory answers after writing back the previous turn, so a correction there already holds.
   const afterMessageId = history[0]?.user_message_id ?? '';
-  const retrieval = await retrieve(deps, event.userId, profile?.ai_friend_id ?? routed.aiFriendId, readPolicy, triggers, routing?.retrievalQueryText || routed.text, afterMessageId);
+  // Issue 16, before planning and beside the memory queries: the companion's core
+  // beliefs and, at most once per conversation, a challenge the lock allows
+  // (belief-challenge.md Integration).
+  const [retrieval, asked] = await Promise.all([
+    retrieve(deps, event.userId, profile?.ai_friend_id ?? routed.aiFriendId, readPolicy, triggers, routing?.retrievalQueryText || routed.text, afterMessageId),
+    askBeliefs(deps, { event, routed, pipeline, source, fixed: fixed !== null, aiFriendId: profile?.ai_friend_id ?? routed.aiFriendId, history }),
+  ]);
+  const coreViews = coreBeliefViews(asked.lookup.context.coreBeliefs);
+  const offered = asked.offered;
 
   // §7.1 steps 4–6: emotion (safety came with the routing decision), constraints, plan, and the gates.
   const seed = seedFromId(routed.messageId);
@@ -197,15 +225,11 @@ async function runRecipe(deps: RespondDeps, event: StoredEvent, routed: TurnRout
     initiatedNow,
     history: earlier,
     retrieved: retrieval.memories,
+    coreBeliefs: coreViews,
   });
   const chosen = memories.filter((m) => plan.memoryIds.includes(m.memoryId));
 
   let composed: Composed;
-  // §12.4: a correction acts on what the previous reply surfaced (memory does the acting).
-  const correction = source === 'chat' ? parseCorrection(routed.text) : null;
-  const fixed =
-    fixedReply(pipeline, routing?.safetyPolicy, routing?.crisisSafe ?? false, profile?.preferred_name ?? '') ??
-    (correction ? correctionReply(correction, history[0]?.surfaced_memory_ids ?? []) : null);
   if (fixed) {
     // Refusals and the crisis-safe reply have fixed words: no LLM, gates still recorded.
     const verdicts: PassVerdict[] = evaluate({ text: fixed.text, surfacedMemoryIds: [] }, FIXED_REPLY_EXEMPT).map((v) => ({ ...v, passNumber: 0 }));
@@ -230,7 +254,11 @@ async function runRecipe(deps: RespondDeps, event: StoredEvent, routed: TurnRout
           .reverse()
           .map((h) => ({ user: h.user_text, assistant: h.assistant_text })),
         userText: routed.text,
+        coreBeliefs: asked.lookup.context.coreBeliefs.map((b) => ({ text: b.canonicalText, polarity: b.polarity })),
+        challenge: offered?.prompt ?? '',
       },
+      // The persona's own words, those no core belief contradicts (issue 16).
+      selfStatement: selfStatementFor({ statements: template?.self_statements ?? [], normNoPunct, seed, allowed: (st) => selfConsistencyGate(st, coreViews).pass }),
     };
     const offline = offlineResponder(ctx, (c) => evaluate(c));
     // A provider failure answers this turn as the offline provider would (the same
@@ -285,7 +313,7 @@ async function runRecipe(deps: RespondDeps, event: StoredEvent, routed: TurnRout
     retentionId: '',
     retentionStep: '',
     retentionRenders: 0,
-    beliefs: undefined,
+    beliefs: beliefContextOf(asked, offered && !fixed ? wovenIn(offered, composed) : null),
   };
 
   // Stage G (§11): only on a user's chat message, and never when the router says OFF.
@@ -316,6 +344,93 @@ function relationshipEvent(input: {
 }): NonNullable<RecipeResult['relationship']> {
   const evidence = detectEvidence({ normNoPunct: input.normNoPunct, previousAssistantAskedQuestion: input.previousAskedQuestion, emotion: input.emotion });
   return relationshipUpdatedOf(input, updateRelationship(input.relationship, { now: input.now, evidence }), evidence);
+}
+
+type Offered = NonNullable<Awaited<ReturnType<typeof askBeliefs>>['offered']>;
+
+interface AskedBeliefs {
+  /** ok | unavailable | skipped (not asked) */
+  status: 'ok' | 'unavailable' | 'skipped';
+  lookup: BeliefLookup;
+  signals: SafetySignals;
+  /** The challenge the reply is given, when the graph proposed one and the conversation had none. */
+  offered: { challengeId: string; beliefId: string; style: string; prompt: string } | null;
+  /** Why a turn carries no challenge it could have had: not_chat | fixed_reply | conversation_had_one, or ''. */
+  skipped: string;
+}
+
+const NO_SIGNALS: SafetySignals = { shame: false, isolation: false, dependencyFear: false, relationalStrain: false, cues: [] };
+const NOT_ASKED: BeliefLookup = { status: 'ok', context: emptyBeliefContext(), error: '' };
+
+/**
+ * Issue 16 before planning: a chat turn of the friend's pipelines (not
+ * onboarding, not a fixed reply) asks the belief graph for the companion's
+ * core beliefs and, while this conversation has had no challenge yet
+ * (belief-challenge.md: one per conversation), for a challenge the hard lock
+ * allows. The lock's signals come from the router's flags and the text of this
+ * message and the conversation's last BELIEFS.recentUserTexts user messages.
+ */
+async function askBeliefs(
+  deps: RespondDeps,
+  t: { event: StoredEvent; routed: TurnRouted; pipeline: string; source: 'chat' | 'retention'; fixed: boolean; aiFriendId: string; history: readonly { source: string; user_text: string }[] },
+): Promise<AskedBeliefs> {
+  if (t.source !== 'chat' || !BELIEFS.pipelines.includes(t.pipeline)) return { status: 'skipped', lookup: NOT_ASKED, signals: NO_SIGNALS, offered: null, skipped: 'not_chat' };
+  if (t.fixed) return { status: 'skipped', lookup: NOT_ASKED, signals: NO_SIGNALS, offered: null, skipped: 'fixed_reply' };
+  const recent = t.history
+    .filter((h) => h.source === 'chat' && h.user_text)
+    .slice(0, BELIEFS.recentUserTexts)
+    .map((h) => safetySignals(h.user_text));
+  const signals = mergeSafetySignals(signalsFromFlags(t.routed.flags), safetySignals(t.routed.text), ...recent);
+  const had = await deps.db
+    .selectFrom('dialogue')
+    .select('challenge_id')
+    .where('conversation_id', '=', t.routed.conversationId)
+    .where('user_id', '=', t.event.userId)
+    .where('challenge_id', '!=', '')
+    .limit(1)
+    .executeTakeFirst();
+  const lookup = await deps.beliefs!.context({
+    userId: t.event.userId,
+    aiFriendId: t.aiFriendId,
+    conversationId: t.routed.conversationId,
+    signals: { shame: signals.shame, isolation: signals.isolation, dependencyFear: signals.dependencyFear, relationalStrain: signals.relationalStrain },
+    at: t.event.occurredAt,
+    challengeWanted: !had,
+  });
+  const proposed = lookup.context.challenge;
+  // The graph is asked for none once the conversation had one; should it offer one anyway, it is not used.
+  const offered = proposed && proposed.prompt && !had ? { challengeId: proposed.challengeId, beliefId: proposed.beliefId, style: proposed.style, prompt: proposed.prompt } : null;
+  return { status: lookup.status, lookup, signals, offered, skipped: proposed && had ? 'conversation_had_one' : '' };
+}
+
+/**
+ * Whether the reply carries the offered challenge: the offline render closes
+ * with its question (its last sentence, in the persona's case); an LLM was
+ * given it as optional exploration, and a reply of the responder's stands for
+ * it. The safe fallback never carries one: the gates rejected what did.
+ */
+function wovenIn(offered: Offered, composed: Composed): boolean {
+  if (composed.outcome === 'fallback') return false;
+  if (composed.final?.provider !== OFFLINE_PROVIDER.provider) return true;
+  const question = challengeSentences(offered.prompt).at(-1) ?? '';
+  return question !== '' && composed.text.toLowerCase().includes(question.toLowerCase());
+}
+
+/** TurnCompleted.beliefs: what the turn asked the graph, what it answered, and what the reply did with it. */
+function beliefContextOf(asked: AskedBeliefs, woven: boolean | null): NonNullable<RecipeResult['completed']['beliefs']> {
+  const core = asked.lookup.context.coreBeliefs;
+  return {
+    status: asked.status,
+    error: asked.lookup.error,
+    shame: asked.signals.shame,
+    isolation: asked.signals.isolation,
+    dependencyFear: asked.signals.dependencyFear,
+    relationalStrain: asked.signals.relationalStrain,
+    coreBeliefIds: core.map((b) => b.beliefId),
+    coreBeliefTexts: core.map((b) => b.canonicalText),
+    challenge: woven && asked.offered ? { ...asked.offered } : undefined,
+    challengeSkipped: asked.offered && !woven ? 'gate_failed' : asked.skipped,
+  };
 }
 
 /** The reply to a §12.4 command, given what the previous assistant message surfaced. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { readFileSync } from 'node:fs';
-import { isTopicId } from '@hearth/text';
+import { detectTopics, isTopicId, normalizeUserText } from '@hearth/text';
 import { PERSONA } from '../config.js';
 import { comboKey } from './cap.js';
 
@@ -30,6 +30,12 @@ export const personaTemplateSchema = z.object({
   }),
   humor_mode: level(HUMOR_MODES),
   friend_energy: level(FRIEND_ENERGIES),
+  /**
+   * What the persona says of itself, in its own voice (issue 16): PersonaAssigned
+   * carries them and the belief graph seeds the companion's first identity
+   * beliefs from them; the offline responder says them back now and then.
+   */
+  self_statements: z.array(z.string().min(1)).min(PERSONA.selfStatements.min).max(PERSONA.selfStatements.max),
 });
 
 export type PersonaTemplate = z.infer<typeof personaTemplateSchema>;
@@ -56,10 +62,32 @@ export class PersonaLibraryError extends Error {
   readonly code = 'PERSONA_LIBRARY_INVALID';
 }
 
+// A self-statement is one first-person sentence ("I like quiet mornings."): the
+// belief graph's atomizer reads "I …" clauses, and a reply says it as a sentence.
+const SELF_STATEMENT = /^I(?:'m|'ve|'d)? [^.!?]*\.$/;
+
+/** The problems of one template's self-statements (issue 16). */
+function selfStatementProblems(t: PersonaTemplate): string[] {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const s of t.self_statements) {
+    if (!SELF_STATEMENT.test(s)) problems.push(`${t.template_id}: self-statement is not one first-person sentence: "${s}"`);
+    const norm = normalizeUserText(s).normNoPunct;
+    if (seen.has(norm)) problems.push(`${t.template_id}: self-statement repeated: "${s}"`);
+    seen.add(norm);
+    // Said in a reply, a statement names no topic: it would trip the taboo gate (§2.8) or a user's suppressed topics.
+    const topics = detectTopics(norm).map((m) => m.topicId);
+    if (topics.length > 0) problems.push(`${t.template_id}: self-statement names a topic (${topics.join(', ')}): "${s}"`);
+  }
+  return problems;
+}
+
 /**
  * Validates a library against turn-pipeline §3.2 and specs/README.md: exactly
  * 24 templates, unique ids, all ten archetypes, broad combo coverage, and taboo
- * lists made only of canonical TopicIDs (§2.8).
+ * lists made only of canonical TopicIDs (§2.8); and (issue 16) 3–5
+ * self-statements per template, each one first-person sentence naming no
+ * topic, no two templates with the same set.
  */
 export function validateLibrary(raw: unknown): PersonaTemplate[] {
   const parsed = z.object({ templates: z.array(personaTemplateSchema) }).safeParse(raw);
@@ -76,6 +104,15 @@ export function validateLibrary(raw: unknown): PersonaTemplate[] {
   for (const t of templates) {
     const unknown = t.taboo_soft_bounds.filter((topic) => !isTopicId(topic));
     if (unknown.length > 0) problems.push(`${t.template_id}: taboo_soft_bounds not canonical TopicIDs: ${unknown.join(', ')}`);
+    problems.push(...selfStatementProblems(t));
+  }
+  // Each persona its own voice: no two templates say the same things of themselves.
+  const voices = new Map<string, string>();
+  for (const t of templates) {
+    const key = JSON.stringify([...t.self_statements].map((s) => normalizeUserText(s).normNoPunct).sort());
+    const other = voices.get(key);
+    if (other) problems.push(`${t.template_id}: same self_statements as ${other}`);
+    else voices.set(key, t.template_id);
   }
   if (problems.length > 0) throw new PersonaLibraryError(`persona library: ${problems.join('; ')}`);
   return templates;

@@ -29,6 +29,34 @@ describe('persona library (turn-pipeline §3.2, §3.2.1)', () => {
     expect(() => validateLibrary(raw)).toThrow(/PT03: taboo_soft_bounds not canonical TopicIDs: politics/);
   });
 
+  it('gives every template 3–5 first-person self-statements, no two templates the same (issue 16)', () => {
+    for (const t of PERSONA_LIBRARY) {
+      expect(t.self_statements.length).toBeGreaterThanOrEqual(PERSONA.selfStatements.min);
+      expect(t.self_statements.length).toBeLessThanOrEqual(PERSONA.selfStatements.max);
+      for (const s of t.self_statements) expect(s).toMatch(/^I\b.*\.$/);
+    }
+    expect(new Set(PERSONA_LIBRARY.map((t) => JSON.stringify([...t.self_statements].sort()))).size).toBe(24);
+    expect(PERSONA_LIBRARY.find((t) => t.template_id === 'PT01')!.self_statements).toContain('I like quiet mornings.');
+  });
+
+  it('rejects self-statements that are missing, too many, not first person, repeated, or naming a topic', () => {
+    const withStatements = (id: string, self_statements: string[]) => ({ templates: PERSONA_LIBRARY.map((t) => (t.template_id === id ? { ...t, self_statements } : t)) });
+    const { self_statements: _dropped, ...bare } = PERSONA_LIBRARY[0]!;
+    expect(() => validateLibrary({ templates: [bare, ...PERSONA_LIBRARY.slice(1)] })).toThrow(/self_statements/);
+    expect(() => validateLibrary(withStatements('PT02', ['I am kind.', 'I am warm.']))).toThrow(PersonaLibraryError);
+    expect(() => validateLibrary(withStatements('PT02', ['I am kind.', 'I am warm.', 'I am calm.', 'I am here.', 'I am fine.', 'I am ok.']))).toThrow(PersonaLibraryError);
+    expect(() => validateLibrary(withStatements('PT02', ['You are kind.', 'I am warm.', 'I am calm.']))).toThrow(/PT02: self-statement is not one first-person sentence: "You are kind."/);
+    expect(() => validateLibrary(withStatements('PT02', ['I am warm.', 'I am warm!', 'I am calm.']))).toThrow(/not one first-person sentence|repeated/);
+    expect(() => validateLibrary(withStatements('PT02', ['I am warm.', 'I am  warm.', 'I am calm.']))).toThrow(/PT02: self-statement repeated/);
+    expect(() => validateLibrary(withStatements('PT02', ['I love the election season.', 'I am warm.', 'I am calm.']))).toThrow(/PT02: self-statement names a topic \(POLITICS\)/);
+  });
+
+  it('rejects two templates with the same self-statements', () => {
+    const same = PERSONA_LIBRARY.find((t) => t.template_id === 'PT01')!.self_statements;
+    const raw = { templates: PERSONA_LIBRARY.map((t) => (t.template_id === 'PT11' ? { ...t, self_statements: [...same].reverse() } : t)) };
+    expect(() => validateLibrary(raw)).toThrow(/PT11: same self_statements as PT01/);
+  });
+
   it('reaches all 12 (humor_mode, friend_energy) pairs of every archetype: 120 combos', () => {
     // when
     const combos = reachableCombos(PERSONA_LIBRARY);

@@ -96,6 +96,8 @@ describe('GetPersona', () => {
         fallback: false,
         windowTotal: 40,
         windowComboCount: 1,
+        // The template's (issue 16), as PersonaAssigned carried them.
+        selfStatements: ['I believe in small steps.', "I'm an encouraging person.", 'I like morning walks.', 'I value steady progress over big leaps.'],
       },
     });
   });

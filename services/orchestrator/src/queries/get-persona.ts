@@ -2,6 +2,7 @@ import { styleParamsFromJson } from '@hearth/events';
 import { orchestrator } from '@hearth/proto';
 import type { Kysely, Selectable } from 'kysely';
 import type { OrchestratorDb, PersonasTable } from '../db.js';
+import { PERSONA_LIBRARY } from '../personas/library.js';
 import { userIdOfRequest } from './request.js';
 
 /** The query's name on the bus (`<namespace>.q.orchestrator.GetPersona`): the shared catalogue's. */
@@ -52,5 +53,7 @@ function personaOf(row: Selectable<PersonasTable>): orchestrator.PersonaAssigned
     fallback: row.fallback,
     windowTotal: row.window_total,
     windowComboCount: row.window_combo_count,
+    // The template's, as PersonaAssigned carried them: the library is the record of them.
+    selfStatements: [...(PERSONA_LIBRARY.find((t) => t.template_id === row.template_id)?.self_statements ?? [])],
   };
 }

@@ -1,6 +1,6 @@
 import { toSecondPerson } from '@hearth/text';
 import { GATES } from '../config.js';
-import { intimacyGate, lexiconGate, quirksGate } from '../gates/index.js';
+import { intimacyGate, lexiconGate, quirksGate, segmentSentences, sentenceGate } from '../gates/index.js';
 import type { Tone } from '../turn/constraints.js';
 import { topicPhrase, type OutlineItem, type PlannedMemory, type ResponsePlan } from '../turn/plan.js';
 
@@ -19,6 +19,17 @@ export interface RenderInput {
   seed: number;
   /** A rewrite (§10): start with a different structure, and shorter. */
   rewrite?: boolean;
+  /**
+   * A belief challenge's prompt (issue 16; belief-challenge.md): the reply's
+   * question, in place of the plan's follow-up, shortened to the sentence band
+   * if need be. @default '' (none)
+   */
+  challenge?: string;
+  /**
+   * One of the persona's self-statements (issue 16; self-talk.ts), said in
+   * place of the plan's `share` sentence. @default '' (none)
+   */
+  selfStatement?: string;
 }
 
 export interface RenderedReply {
@@ -153,6 +164,9 @@ const SENTENCES: Readonly<Record<Exclude<OutlineItem['kind'], 'callback'>, reado
   ],
   respond_only: ["I'll keep to just what you asked about {about}", "I'll stick to what you asked about {about}"],
 };
+
+// A sentence of its own before a long challenge question in the short band.
+const BRIEF_ACKS = ['Okay', 'I hear you', 'Mm, okay', 'Got it'];
 
 // The third sentence the long band needs after a greeting: an open door, not a reaction.
 const OPEN_CHAT = [
@@ -316,17 +330,31 @@ export function memoryPhrase(m: PlannedMemory, band = 'short'): string {
  * the persona's punctuation quirks. Only the user-initiated topic is named.
  */
 export function renderPlan(input: RenderInput): RenderedReply {
+  return render(input, 0);
+}
+
+// A short self-statement lowers a reply's words per sentence: the other sentences
+// may be lengthened by this many words more, in these steps, to keep §10.5's band.
+const SELF_STRETCH = { step: 4, max: 8 };
+
+function render(input: RenderInput, stretch: number): RenderedReply {
   const { plan, seed } = input;
   const c = plan.constraints;
   const band = c.msgLengthPref;
-  const target = WORD_TARGET[band] ?? 12;
+  const base = WORD_TARGET[band] ?? 12;
+  const target = base ? base + stretch : 0;
   const about = plan.userInitiatedTopics.find((t) => !c.tabooTopics.includes(t) && !plan.respondOnlyTopics.includes(t));
   const fill = (s: string) => s.replace('{name}', input.preferredName || 'friend').replace('{about}', about ? topicPhrase(about) : 'what you shared');
   // Each body sentence with the memory it says back, if any: a callback dropped for room is not surfaced.
-  const entries: { text: string; memoryId?: string }[] = [];
+  const entries: { text: string; memoryId?: string; self?: boolean }[] = [];
   let items = plan.outline;
   if (input.rewrite) items = [...items].reverse();
+  const selfSaid = (input.selfStatement ?? '').trim().replace(/[.!?]+$/, '');
   for (const [i, item] of items.entries()) {
+    if (item.kind === 'share' && selfSaid) {
+      entries.push({ text: selfSaid, self: true });
+      continue;
+    }
     if (item.kind === 'callback') {
       const m = input.memories.find((x) => x.memoryId === item.memoryId);
       const said = m ? sayable(memoryPhrase(m, band), c) : null;
@@ -335,16 +363,19 @@ export function renderPlan(input: RenderInput): RenderedReply {
     }
     entries.push({ text: fill(pick(SENTENCES[item.kind], seed, i + 1)) });
   }
-  let ack = plan.ackStyle === 'brief' && !input.rewrite ? pick(ACK[plan.emotionalTone], seed, 0) : '';
+  // An ack is not glued onto a self-statement ("Got it, I like …"): it would no longer open with the statement.
+  let ack = plan.ackStyle === 'brief' && !input.rewrite && !(band !== 'short' && entries[0]?.self) ? pick(ACK[plan.emotionalTone], seed, 0) : '';
   const hint = usableHint(input, seed);
   if (hint && ack) ack = `${hint}, ${lowerFirst(ack)}`;
-  const question = plan.followupQuestion ? fill(pick(QUESTIONS[questionKind(plan)]!, seed, 5)) : '';
+  const challenge = challengeSentences(input.challenge ?? '');
+  const question = challenge.length === 0 && plan.followupQuestion ? fill(pick(QUESTIONS[questionKind(plan)]!, seed, 5)) : '';
   // §10.5's sentence count: the ack (its own sentence only in the short band), the
   // question, and what fits of the body, callbacks first (they are what was asked for).
   const maxSentences = GATES.sentenceBand[band]?.sentences[1] ?? 3;
-  const room = Math.max(1, maxSentences - (ack && band === 'short' ? 1 : 0) - (question ? 1 : 0) - (input.rewrite && band === 'short' ? 1 : 0));
+  const room = Math.max(1, maxSentences - (ack && band === 'short' ? 1 : 0) - (question || challenge.length > 0 ? 1 : 0) - (input.rewrite && band === 'short' ? 1 : 0));
   if (entries.length > room) {
-    const kept = [...entries.filter((e) => e.memoryId), ...entries.filter((e) => !e.memoryId)].slice(0, room);
+    // Callbacks first, then what the persona says of itself (issue 16), then the rest.
+    const kept = [...entries.filter((e) => e.memoryId), ...entries.filter((e) => e.self), ...entries.filter((e) => !e.memoryId && !e.self)].slice(0, room);
     entries.splice(0, entries.length, ...entries.filter((e) => kept.includes(e)).sort((a, b) => (band === 'short' ? Number(!!b.memoryId) - Number(!!a.memoryId) : 0)));
   }
   const body = entries.map((e) => e.text);
@@ -354,12 +385,76 @@ export function renderPlan(input: RenderInput): RenderedReply {
   else if (ack && body.length > 0) body[0] = `${capitalize(ack)}, ${lowerFirst(body[0]!)}`;
   sentences.push(...body.map(capitalize));
   if (band === 'long' && sentences.length + (question ? 1 : 0) < 3) sentences.push(pick(items.some((o) => o.kind === 'greet') ? OPEN_CHAT : SENTENCES.share, seed, 9));
-  const lengthened = sentences.map((s, i) => (target ? lengthen(s, target, seed + i, EXTENSIONS) : s) + '.');
+  const selfSentence = entries.find((e) => e.self) ? capitalize(selfSaid) : null;
+  // A self-statement is said as the persona's own sentence, nothing added: the
+  // belief graph reads it back as the same belief its template seeded.
+  const lengthened = sentences.map((s, i) => (s !== selfSentence && target ? lengthen(s, target, seed + i, EXTENSIONS) : s) + '.');
   if (question) lengthened.push(target ? lengthen(question.slice(0, -1), target, seed + 3, QUESTION_EXTENSIONS) + '?' : question);
-  const emoji = emojiCount(c.emojiMin, c.emojiMax, seed);
-  let text = withEmoji(applyQuirks(lengthened, c.allowedQuirks, seed, band === 'short'), Array.from({ length: emoji }, (_, i) => pick(EMOJI[plan.emotionalTone], seed, i)).join(''));
-  if (c.allowedQuirks.includes('lowercase')) text = text.toLowerCase();
-  return { text, surfacedMemoryIds: surfaced };
+  const emoji = Array.from({ length: emojiCount(c.emojiMin, c.emojiMax, seed) }, (_, i) => pick(EMOJI[plan.emotionalTone], seed, i)).join('');
+  const finish = (statements: string[], closing: readonly string[], lead: readonly string[] = []) => {
+    // Quirks go on our own sentences only; a closing after them is held by a
+    // stand-in question, so a "~" never takes the full stop the closing needs.
+    const keep = selfSentence === null ? null : `${selfSentence}.`;
+    const quirked = statements.length > 0 ? applyQuirks(closing.length > 0 ? [...statements, '?'] : statements, c.allowedQuirks, seed, band === 'short', keep).slice(0, statements.length) : [];
+    const text = withEmoji([...lead, ...quirked, ...closing], emoji);
+    return c.allowedQuirks.includes('lowercase') ? text.toLowerCase() : text;
+  };
+  if (challenge.length === 0) {
+    const text = finish(lengthened, []);
+    // A self-statement is said only inside the sentence band (the other sentences
+    // longer if need be); else the plan's own share sentence.
+    if (selfSentence && !sentenceGate(text, band).pass) return target && stretch < SELF_STRETCH.max ? render(input, stretch + SELF_STRETCH.step) : render({ ...input, selfStatement: '' }, 0);
+    return { text, surfacedMemoryIds: surfaced };
+  }
+  // The challenge closes the reply in its own words (no quirk of ours in them),
+  // shortened (challengeClosings) and the body trimmed from the end when the
+  // sentence band (§10.5) asks for it; still outside it, the gates decide (a
+  // rewrite, then the fallback without it).
+  // In the short band (avg ≤ 14 words) a long question needs a short sentence beside it: a brief ack.
+  const brief = band === 'short' ? [`${pick(BRIEF_ACKS, seed, 0)}.`] : [];
+  const variants: { lead: string[]; statements: string[]; closing: readonly string[] }[] = [];
+  for (const lead of brief.length > 0 ? [[], brief] : [[]]) {
+    for (let kept = lengthened.length; kept >= 0; kept--) for (const closing of challengeClosings(input.challenge ?? '')) variants.push({ lead, statements: lengthened.slice(0, kept), closing });
+  }
+  const fits = (v: (typeof variants)[number]) => {
+    const text = finish(v.statements, v.closing, v.lead);
+    // The user's words quoted back may carry what this persona does not say.
+    return sentenceGate(text, band).pass && lexiconGate(text, c.lexiconBias).pass && quirksGate(text, c.allowedQuirks).pass && intimacyGate(text, c.intimacyStage).pass;
+  };
+  const chosen = variants.find(fits);
+  if (!chosen && selfSentence) return target && stretch < SELF_STRETCH.max ? render(input, stretch + SELF_STRETCH.step) : render({ ...input, selfStatement: '' }, 0);
+  if (!chosen) return { text: finish(lengthened, challenge), surfacedMemoryIds: surfaced };
+  // A callback trimmed away is no longer said, nor surfaced.
+  const stillSurfaced = entries.filter((e) => e.memoryId && chosen.statements.some((k) => k.includes(e.text.slice(1)))).map((e) => e.memoryId!);
+  return { text: finish(chosen.statements, chosen.closing, chosen.lead), surfacedMemoryIds: surfaced.filter((id) => stillSurfaced.includes(id)) };
+}
+
+/**
+ * A challenge prompt as the reply's closing sentences, longest first: as the
+ * belief graph wrote it (already a question in its style), a statement after
+ * its last question (the user's words quoted back) moved before the questions
+ * so that the reply ends on the question; then without that statement; then
+ * the last question alone. Sentences are kept whole; a prompt with no question
+ * has its last sentence made one.
+ */
+export function challengeClosings(prompt: string): string[][] {
+  const sentences = prompt
+    .trim()
+    .split(/(?<=[.!?])\s+/u)
+    .map((s) => s.trim())
+    .filter((s) => segmentSentences(s).length > 0);
+  if (sentences.length === 0) return [];
+  const lastQuestion = sentences.findLastIndex((s) => s.endsWith('?'));
+  if (lastQuestion < 0) return [[...sentences.slice(0, -1), `${sentences.at(-1)!.replace(/[.!…]+$/u, '')}?`]];
+  const asked = sentences.slice(0, lastQuestion + 1);
+  const after = sentences.slice(lastQuestion + 1);
+  const closings = [[...after, ...asked], asked, asked.slice(-1)];
+  return closings.filter((c, i) => i === 0 || c.length < closings[i - 1]!.length);
+}
+
+/** The closing sentences a challenge is rendered with when nothing has to give (challengeClosings' first). */
+export function challengeSentences(prompt: string): string[] {
+  return challengeClosings(prompt)[0] ?? [];
 }
 
 const PLAIN_WORDS: readonly [RegExp, string][] = [
@@ -420,8 +515,10 @@ function emojiCount(min: number, max: number, seed: number): number {
 }
 
 /** The persona's punctuation quirks (§2.3), each used at most once per reply. */
-function applyQuirks(sentences: string[], quirks: readonly string[], seed: number, short: boolean): string[] {
+function applyQuirks(sentences: string[], quirks: readonly string[], seed: number, short: boolean, keep: string | null = null): string[] {
   const out = [...sentences];
+  // The persona's own self-statement takes no "~" and no aside inside it: it stays the words it holds.
+  const kept = keep === null ? -1 : sentences.indexOf(keep);
   const firstStatement = out.findIndex((s) => s.endsWith('.'));
   if (firstStatement >= 0) {
     const s = out[firstStatement]!;
@@ -431,13 +528,13 @@ function applyQuirks(sentences: string[], quirks: readonly string[], seed: numbe
   }
   if (quirks.includes('~')) {
     // "~" is no sentence delimiter (§10.5): it takes a comma's place, or ends the reply.
-    const withComma = out.findIndex((s) => s.includes(', '));
+    const withComma = out.findIndex((s, i) => i !== kept && s.includes(', '));
     if (withComma >= 0) out[withComma] = out[withComma]!.replace(', ', '~ ');
-    else if (out.at(-1)!.endsWith('.')) out[out.length - 1] = out.at(-1)!.slice(0, -1) + '~';
+    else if (out.at(-1)!.endsWith('.') && kept !== out.length - 1) out[out.length - 1] = out.at(-1)!.slice(0, -1) + '~';
   }
   if (quirks.includes('()')) {
     // An aside adds three words: in the short band (§10.5 avg ≤ 14) only on a short sentence.
-    const i = out.findLastIndex((s) => !s.endsWith('?') && (!short || words(s) <= 10));
+    const i = out.findLastIndex((s, j) => j !== kept && !s.endsWith('?') && (!short || words(s) <= 10));
     if (i >= 0) {
       const s = out[i]!;
       const end = s.endsWith('...') ? 3 : 1;

@@ -12,7 +12,10 @@ export interface TurnContext {
   preferredName: string;
   memories: readonly PlannedMemory[];
   hintTokens: readonly string[];
+  /** The prompt's input; its `challenge` and `coreBeliefs` (issue 16) reach the LLM as PromptInput says. */
   prompt: Omit<PromptInput, 'plan' | 'memories' | 'preferredName'>;
+  /** A self-statement the offline reply says (issue 16; self-talk.ts), or ''. @default '' */
+  selfStatement?: string;
 }
 
 /** How many seeds the offline rewrite tries before handing over to the fallback. */
@@ -28,14 +31,33 @@ export function offlineResponder(ctx: TurnContext, check: (c: Pick<Candidate, 't
     ...OFFLINE_PROVIDER,
     purpose,
     attempt: 1,
-    messages: [{ role: 'system', content: plan.outline.map((o) => `${o.kind}: ${o.detail}`).join('\n') }],
+    // What the render was given besides the plan, so the record says why it reads as it does.
+    messages: [
+      {
+        role: 'system',
+        content: [
+          ...plan.outline.map((o) => `${o.kind}: ${o.detail}`),
+          ...(ctx.prompt.challenge ? [`challenge: ${ctx.prompt.challenge}`] : []),
+          ...(ctx.selfStatement ? [`self: ${ctx.selfStatement}`] : []),
+        ].join('\n'),
+      },
+    ],
     output,
     error: '',
     latencyMs: 0,
     seed,
   });
   const render = (plan: ResponsePlan, seed: number, rewrite: boolean) =>
-    renderPlan({ plan, seed, rewrite, preferredName: ctx.preferredName, memories: ctx.memories, hintTokens: ctx.hintTokens });
+    renderPlan({
+      plan,
+      seed,
+      rewrite,
+      preferredName: ctx.preferredName,
+      memories: ctx.memories,
+      hintTokens: ctx.hintTokens,
+      challenge: ctx.prompt.challenge ?? '',
+      selfStatement: ctx.selfStatement ?? '',
+    });
   return {
     ...OFFLINE_PROVIDER,
     draft(plan, seed) {

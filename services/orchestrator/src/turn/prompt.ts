@@ -15,6 +15,17 @@ export interface PromptInput {
   /** Earlier turns of the conversation, oldest first. */
   recent: readonly { user: string; assistant: string }[];
   userText: string;
+  /**
+   * The companion's core beliefs (issue 16), as the belief graph holds them
+   * (canonical text, affirmative form, and polarity): constraints on the reply.
+   * @default []
+   */
+  coreBeliefs?: readonly { text: string; polarity: string }[];
+  /**
+   * A belief challenge's prompt the reply may take up as optional exploration
+   * (belief-challenge.md Integration step 4), or '' for none. @default ''
+   */
+  challenge?: string;
 }
 
 /** The JSON the model must answer with. */
@@ -35,10 +46,34 @@ function bandText(plan: ResponsePlan): string {
   return `${c.sentencesMin}–${c.sentencesMax} sentences, ${avg} words per sentence on average`;
 }
 
+/** The core companion beliefs as constraints (issue 16); the self_consistency gate enforces them. */
+function selfText(core: readonly { text: string; polarity: string }[]): string {
+  if (core.length === 0) return '';
+  const held = core.map((b) => `- ${b.polarity === 'deny' ? 'not ' : ''}"${b.text}"`).join('\n');
+  return `Stay consistent with what you have said about yourself:\n${held}\nNever say the opposite of one of these; you need not mention them.`;
+}
+
+/**
+ * A challenge as belief-challenge.md injects it: optional, only where the
+ * conversation goes there of itself, a question and never a correction.
+ */
+function challengeText(prompt: string, plan: ResponsePlan): string {
+  if (!prompt) return '';
+  return [
+    `**OPTIONAL BELIEF EXPLORATION**: ${prompt}`,
+    'Use it only if the conversation naturally allows it: gently, as a question, in your own words, never as a correction, never insisting.',
+    plan.followupQuestion ? 'If you use it, it is your one question, instead of the one above.' : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
 /**
  * Stage E (turn-pipeline §9): system rules, persona constraints as explicit
- * targets, the stage's intimacy cap, the chosen memory snippets, the recent
- * turns, and the plan. Scaffolding only: the §10 gates still enforce all of it.
+ * targets, the stage's intimacy cap, the companion's core beliefs (issue 16),
+ * the chosen memory snippets, the recent turns, and the plan, with a belief
+ * challenge as optional exploration when one is offered. Scaffolding only:
+ * the §10 gates still enforce all of it.
  */
 export function buildPrompt(input: PromptInput): PromptMessage[] {
   const { plan } = input;
@@ -62,15 +97,19 @@ export function buildPrompt(input: PromptInput): PromptMessage[] {
     plan.tabooGuard.length ? `Avoid these topics: ${plan.tabooGuard.join(', ')}.` : '',
     plan.respondOnlyTopics.length ? `The user raised ${plan.respondOnlyTopics.join(', ')}: answer only what they asked, no follow-up on it.` : '',
   ].filter(Boolean);
+  const self = selfText(input.coreBeliefs ?? []);
+  const challenge = challengeText(input.challenge ?? '', plan);
   const system = [
     ...RULES,
     '',
     ...persona,
     stage,
+    ...(self ? ['', self] : []),
     '',
     memories,
     '',
     ...planText,
+    ...(challenge ? ['', challenge] : []),
     '',
     `The user's name is ${input.preferredName || 'not known'}.`,
     `Answer with only this JSON object: ${REPLY_FORMAT}.`,

@@ -6,6 +6,33 @@ import { buildPrompt } from './prompt.js';
 
 const PT01 = PERSONA_LIBRARY.find((t) => t.template_id === 'PT01')!;
 
+function planOf(previousAskedQuestion: boolean) {
+  const constraints = personaConstraints({ style: styleOf(PT01), template: PT01, stage: 'FRIEND', suppressedTopics: [], initiatedNow: [], initiatedRecent: [], previousAskedQuestion });
+  return planResponse({
+    pipeline: 'FRIEND_CHAT',
+    source: 'chat',
+    isQuestion: false,
+    emotion: { valence: 0, intensity: 0, tags: [] },
+    constraints,
+    initiatedNow: [],
+    initiatedRecent: [],
+    suppressedTopics: [],
+    userTokens: ['long', 'week'],
+    memories: [],
+    recallAsked: false,
+    directness: 'soft',
+  });
+}
+
+const BASE = {
+  persona: { coreArchetype: 'Calm Listener', humorMode: 'none', directness: 'soft', hintTokens: [], emotionalExpression: 'restrained' },
+  preferredName: 'Mina',
+  pipeline: 'FRIEND_CHAT',
+  memories: [],
+  recent: [],
+  userText: 'it has been a long week',
+};
+
 describe('the §9 prompt', () => {
   it('quotes a proactive message of the conversation as an assistant turn, with no empty user turn before it', () => {
     // given: a chat exchange, then a retention message (user_text ''), then the user's answer
@@ -46,5 +73,42 @@ describe('the §9 prompt', () => {
       ['assistant', "No rush, but I'm still curious: what's next for you with the game?"],
       ['user', 'ranked mode this weekend'],
     ]);
+  });
+});
+
+describe('the prompt and the belief graph (issue 16)', () => {
+  it('gives the core companion beliefs as constraints, a denied one as such', () => {
+    // when
+    const [system] = buildPrompt({
+      ...BASE,
+      plan: planOf(false),
+      coreBeliefs: [
+        { text: 'i like quiet mornings', polarity: 'affirm' },
+        { text: 'i like loud parties', polarity: 'deny' },
+      ],
+    });
+
+    // then
+    expect(system!.content).toContain('Stay consistent with what you have said about yourself:\n- "i like quiet mornings"\n- not "i like loud parties"\nNever say the opposite of one of these');
+  });
+
+  it('offers a challenge as optional exploration, the one question when the plan asks one', () => {
+    const prompt = 'Can I ask something, just to understand better? Does it feel true every single time?';
+    const plan = planOf(false);
+    expect(plan.followupQuestion).not.toBe('');
+
+    const [system] = buildPrompt({ ...BASE, plan, challenge: prompt });
+
+    expect(system!.content).toContain(`**OPTIONAL BELIEF EXPLORATION**: ${prompt}\nUse it only if the conversation naturally allows it`);
+    expect(system!.content).toContain('If you use it, it is your one question, instead of the one above.');
+    // after the plan, before the answer format
+    expect(system!.content.indexOf('OPTIONAL BELIEF EXPLORATION')).toBeGreaterThan(system!.content.indexOf('End with exactly one question'));
+    expect(system!.content.trimEnd().endsWith(`Answer with only this JSON object: {"text": string, "surfaced_memory_ids": string[]}.`)).toBe(true);
+  });
+
+  it('says nothing of beliefs or exploration when the graph gave none', () => {
+    const [system] = buildPrompt({ ...BASE, plan: planOf(false), coreBeliefs: [], challenge: '' });
+    expect(system!.content).not.toMatch(/Stay consistent|OPTIONAL BELIEF EXPLORATION/);
+    expect(buildPrompt({ ...BASE, plan: planOf(false) })).toEqual(buildPrompt({ ...BASE, plan: planOf(false), coreBeliefs: [], challenge: '' }));
   });
 });

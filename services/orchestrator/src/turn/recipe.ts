@@ -1,3 +1,4 @@
+import type { NodeView } from '@hearth/beliefs';
 import { tokenize } from '@hearth/text';
 import { SURFACING, type Stage } from '../config.js';
 import { evaluateReply, isSensitive, recallAsked, type ExemptGate, type GateVerdict } from '../gates/index.js';
@@ -53,6 +54,11 @@ export interface TurnFacts {
   /** The conversation's earlier replies, newest first. */
   history: readonly RecordedReply[];
   retrieved: readonly RetrievedMemory[];
+  /**
+   * The companion's core beliefs the reply must not contradict (issue 16), as
+   * the belief graph answered them. @default []
+   */
+  coreBeliefs?: readonly NodeView[];
 }
 
 /** A candidate reply: its text and the memories it surfaces. */
@@ -142,6 +148,7 @@ export function planTurn(f: TurnFacts): PlannedTurn {
       recentAssistant: f.history.map((h) => h.assistantText),
       // §10.2: the openers as stored with each earlier reply.
       recentOpeners: f.history.map((h) => h.openerNorm),
+      coreBeliefs: f.coreBeliefs ?? [],
       exempt,
     });
   return { initiatedNow, initiatedRecent, recallAsked: recall, emotion, constraints, memories, plan, evaluate };

@@ -1,0 +1,84 @@
+import { BELIEF_CONFIG, selfConsistency, type BeliefType, type NodeView, type Polarity, type Stream, type TemporalScope } from '@hearth/beliefs';
+import { createLocalEmbedder } from '@hearth/llm';
+import type { belief } from '@hearth/proto';
+import { BELIEFS } from '../config.js';
+import type { GateVerdict } from './verdict.js';
+
+// The embedder the graph uses offline: pure and synchronous, so a gate can call it.
+const local = createLocalEmbedder({ dimensions: BELIEF_CONFIG.embeddings.localDimensions, model: BELIEFS.localEmbeddingModel });
+
+/** The name the local embedder records on the vectors it makes ("hearth-local-256"). */
+export const LOCAL_EMBEDDING_MODEL = local.model;
+
+/**
+ * The graph's core companion beliefs as the conflict engine sees them. A
+ * belief's vector is kept only when it came from the local embedder, the one
+ * the gate embeds a draft with: vectors of two models are not comparable, so
+ * such a belief is checked by its canonical hash only (contradiction, no tension).
+ */
+export function coreBeliefViews(core: readonly belief.CoreBelief[]): NodeView[] {
+  return core.map((b) => ({
+    beliefId: b.beliefId,
+    canonicalText: b.canonicalText,
+    canonicalHash: b.canonicalHash,
+    polarity: b.polarity as Polarity,
+    beliefType: b.beliefType as BeliefType,
+    temporalScope: b.temporalScope as TemporalScope,
+    stream: b.stream as Stream,
+    vector: b.embeddingModel === LOCAL_EMBEDDING_MODEL ? [...b.embedding] : [],
+  }));
+}
+
+// A sentence with a first-person word: only these can state a belief of the
+// companion's (the atomizer keeps "i …", "my …" and "… me" clauses), and
+// decomposing only them keeps the gate well under a millisecond a reply.
+const FIRST_PERSON = /(?:^|[^\p{L}'’])(?:i|i['’](?:m|ve|d|ll)|im|me|my|myself|mine)(?![\p{L}'’])/iu;
+
+function selfSentences(text: string): string {
+  // Split after sentence marks, each keeping its own (a question stays a question).
+  return text
+    .split(/(?<=[.!?…。！？])\s+/u)
+    .filter((s) => FIRST_PERSON.test(s))
+    .join(' ');
+}
+
+function held(beliefId: string, core: readonly NodeView[]): { text: string; deny: boolean } {
+  const node = core.find((n) => n.beliefId === beliefId);
+  return { text: node ? `${node.polarity === 'deny' ? 'not ' : ''}"${node.canonicalText}"` : '?', deny: node?.polarity === 'deny' };
+}
+
+function contradiction(c: { beliefId: string }, core: readonly NodeView[]): string {
+  const h = held(c.beliefId, core);
+  return `core belief ${h.text} (${c.beliefId}): the reply ${h.deny ? 'affirms' : 'denies'} it`;
+}
+
+function tension(c: { atomText: string; beliefId: string }, core: readonly NodeView[]): string {
+  return `"${c.atomText}" vs core belief ${held(c.beliefId, core).text} (${c.beliefId})`;
+}
+
+/**
+ * Issue 16 "a friend consistent with itself": the reply's self-statements
+ * against the companion's core beliefs, with the conflict engine's rules
+ * (self-belief-decomposer §4.15, through `selfConsistency`).
+ *
+ * A contradiction (the same belief, opposite polarity: "i hate quiet mornings"
+ * against a core "i like quiet mornings") fails: the friend would say the
+ * opposite of what it holds, so the reply is rewritten, then falls back (§10).
+ * A tension passes with its detail recorded: it is a similarity judgement
+ * (embedding > BELIEF_CONFIG.conflict.embeddingThreshold, opposite polarity,
+ * different wording) that §4.15 keeps as an edge to look at, not a proven
+ * clash; on the local hashing embedder it measures shared words, not meaning,
+ * so blocking on it would rewrite replies that say nothing wrong.
+ */
+export function selfConsistencyGate(text: string, core: readonly NodeView[]): GateVerdict {
+  const said = core.length === 0 ? '' : selfSentences(text);
+  const found = said === '' ? [] : selfConsistency(said, [...core], (t) => local.embedSync(t));
+  const contradictions = found.filter((c) => c.conflictType === 'contradiction');
+  const tensions = found.filter((c) => c.conflictType === 'tension');
+  const measured = { core_beliefs: core.length, contradictions: contradictions.length, tensions: tensions.length };
+  if (contradictions.length > 0) {
+    return { gate: 'self_consistency', pass: false, detail: `contradicts ${contradictions.map((c) => contradiction(c, core)).join('; ')}`, measured };
+  }
+  if (tensions.length > 0) return { gate: 'self_consistency', pass: true, detail: `tension: ${tensions.map((c) => tension(c, core)).join('; ')}`, measured };
+  return { gate: 'self_consistency', pass: true, detail: `consistent with ${core.length} core beliefs`, measured };
+}
