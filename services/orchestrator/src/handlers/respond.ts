@@ -20,7 +20,7 @@ import { CIRCUIT_OPEN_ERROR, failoverResponder } from '../responder/failover.js'
 import { CORRECTION_TEXT, CRISIS_SAFE_TEXT, FINISH_ONBOARDING_TEXT, onboardingIncompleteText, REFUSAL_TEXT } from '../responder/fixed.js';
 import { challengeSentences } from '../responder/offline.js';
 import { llmResponder, offlineResponder, type TurnContext } from '../responder/responders.js';
-import { selfStatementFor } from '../responder/self-talk.js';
+import { asksAboutFriend, selfStatementFor } from '../responder/self-talk.js';
 import { composeReply, type Composed, type PassVerdict } from '../turn/compose.js';
 import { planToProto } from '../turn/plan.js';
 import { initiatedBefore, planTurn, type RecordedReply } from '../turn/recipe.js';
@@ -259,6 +259,7 @@ async function runRecipe(deps: RespondDeps, event: StoredEvent, routed: TurnRout
       },
       // The persona's own words, those no core belief contradicts (issue 16).
       selfStatement: selfStatementFor({ statements: template?.self_statements ?? [], normNoPunct, seed, allowed: (st) => selfConsistencyGate(st, coreViews).pass }),
+      aboutFriend: asksAboutFriend(normNoPunct),
     };
     const offline = offlineResponder(ctx, (c) => evaluate(c));
     // A provider failure answers this turn as the offline provider would (the same

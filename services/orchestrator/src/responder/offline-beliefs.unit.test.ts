@@ -165,3 +165,17 @@ describe('the offline render of a self-statement (issue 16)', () => {
     expect(r.text).not.toContain('quiet mornings');
   });
 });
+
+describe('a question about the friend itself, routed to INFO_QA (turn-pipeline §6.5)', () => {
+  it.each(PERSONA_LIBRARY.map((t) => [t.template_id, t] as const))('%s answers with its own self-statement, not a hedge about sources', (_id, t) => {
+    const { plan } = planFor(t, 'FRIEND', 'INFO_QA');
+    const statement = t.self_statements[0]!;
+    const asked = renderPlan({ plan, seed: 7, preferredName: 'Mina', memories: [], hintTokens: [], selfStatement: statement, aboutFriend: true });
+    const plain = renderPlan({ plan, seed: 7, preferredName: 'Mina', memories: [], hintTokens: [], selfStatement: statement, aboutFriend: false });
+
+    expect(asked.text.toLowerCase()).toContain(statement.replace(/[.!?]+$/, '').toLowerCase());
+    expect(asked.text).not.toMatch(/reliable source|grain of salt|quick search|looking it up|best guess/i);
+    // A factual question keeps its honest hedge and says nothing of the friend.
+    expect(plain.text.toLowerCase()).not.toContain(statement.replace(/[.!?]+$/, '').toLowerCase());
+  });
+});

@@ -30,6 +30,12 @@ export interface RenderInput {
    * place of the plan's `share` sentence. @default '' (none)
    */
   selfStatement?: string;
+  /**
+   * The user asked about the friend itself ("how are you?", "what about you?"):
+   * a question the router sends to INFO_QA (turn-pipeline §6.5) is answered with
+   * the self-statement, not with "I'd check a reliable source". @default false
+   */
+  aboutFriend?: boolean;
 }
 
 export interface RenderedReply {
@@ -164,6 +170,9 @@ const SENTENCES: Readonly<Record<Exclude<OutlineItem['kind'], 'callback'>, reado
   ],
   respond_only: ["I'll keep to just what you asked about {about}", "I'll stick to what you asked about {about}"],
 };
+
+// In place of the hedge when the question was about the friend itself: nothing to look up.
+const ASKED_ABOUT_ME = ["It's nice of you to ask", 'Thanks for asking', 'I like that you asked', "That's kind of you to ask"];
 
 // A sentence of its own before a long challenge question in the short band.
 const BRIEF_ACKS = ['Okay', 'I hear you', 'Mm, okay', 'Got it'];
@@ -350,9 +359,17 @@ function render(input: RenderInput, stretch: number): RenderedReply {
   let items = plan.outline;
   if (input.rewrite) items = [...items].reverse();
   const selfSaid = (input.selfStatement ?? '').trim().replace(/[.!?]+$/, '');
+  // Asked about itself, the friend's answer is what it says of itself, said once, without a hedge.
+  const selfAnswers = Boolean(input.aboutFriend && selfSaid && items.some((item) => item.kind === 'answer'));
+  let selfUsed = false;
   for (const [i, item] of items.entries()) {
-    if (item.kind === 'share' && selfSaid) {
+    if (selfSaid && !selfUsed && (item.kind === 'share' || (item.kind === 'answer' && selfAnswers))) {
       entries.push({ text: selfSaid, self: true });
+      selfUsed = true;
+      continue;
+    }
+    if (selfAnswers && item.kind === 'uncertain') {
+      entries.push({ text: pick(ASKED_ABOUT_ME, seed, i + 1) });
       continue;
     }
     if (item.kind === 'callback') {

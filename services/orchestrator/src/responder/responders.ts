@@ -16,6 +16,8 @@ export interface TurnContext {
   prompt: Omit<PromptInput, 'plan' | 'memories' | 'preferredName'>;
   /** A self-statement the offline reply says (issue 16; self-talk.ts), or ''. @default '' */
   selfStatement?: string;
+  /** The user asked about the friend itself (self-talk.ts `asksAboutFriend`). @default false */
+  aboutFriend?: boolean;
 }
 
 /** How many seeds the offline rewrite tries before handing over to the fallback. */
@@ -57,6 +59,7 @@ export function offlineResponder(ctx: TurnContext, check: (c: Pick<Candidate, 't
       hintTokens: ctx.hintTokens,
       challenge: ctx.prompt.challenge ?? '',
       selfStatement: ctx.selfStatement ?? '',
+      aboutFriend: ctx.aboutFriend ?? false,
     });
   return {
     ...OFFLINE_PROVIDER,

@@ -29,6 +29,9 @@ export const ASKS_ABOUT_FRIEND: readonly string[] = [
   'what do you enjoy',
   'what are you like',
   'what kind of person are you',
+  'what kind of friend are you',
+  'who are you',
+  'tell me about yourself',
   'your favorite',
   'your favourite',
 ];
