@@ -84,7 +84,6 @@ describe('the export and the admin access trail (scripts/start, Postgres)', () =
       ['seoul', 'SUPERSEDED'],
     ]);
     expect(doc.memories).toEqual((await me.call('GET', '/v1/me/memories?status=all')).body.memories);
-    expect(doc.beliefs).toEqual({ nodes: [], conflicts: [], challenges: [] });
     expect(doc.uncertainties).toEqual([]);
     expect(doc.trust).toEqual({ actors: [], outcomes: [], feedback: [] });
     expect(doc.retention).toMatchObject({ user_id: me.userId });
@@ -92,6 +91,13 @@ describe('the export and the admin access trail (scripts/start, Postgres)', () =
       [admin.userId, 'GET /v1/admin/users/{user_id}/timeline', 'timeline'],
       [admin.userId, 'GET /v1/admin/turns/{message_id}', `turn:${first.body.message_id}`],
     ]);
+    // The user's own beliefs, as the admin view shows them (without the links); read after
+    // the access trail above, which this read joins.
+    const beliefs = await admin.call('GET', `/v1/admin/users/${me.userId}/beliefs?holder=user`);
+    expect(beliefs.status).toBe(200);
+    const { links: _links, ...own } = beliefs.body;
+    expect(doc.beliefs).toEqual(own);
+    expect(doc.beliefs.nodes.every((n: any) => n.holder === 'user')).toBe(true);
     // Nothing of the other user.
     expect(text).not.toContain(other.userId!);
     expect(text).not.toContain(otherConversation);
