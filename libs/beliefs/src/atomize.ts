@@ -86,8 +86,23 @@ const COURTESY_STATES = set(['fine', 'good', 'great', 'okay', 'ok', 'alright', '
 export function atomizeRules(candidates: readonly ClaimCandidate[], holder: Holder): RawAtom[] {
   return candidates.flatMap((c, sourceIdx) => {
     const atom = atomizeClause(c.text, holder);
-    return atom ? [{ ...atom, sourceIdx }] : [];
+    return atom ? splitCoordinated(atom).map((a) => ({ ...a, sourceIdx })) : [];
   });
+}
+
+// "i have a dog and a cat" holds two beliefs (§4.3: one belief per atom): a
+// coordinated object of these verbs is split, each part with the verb.
+const COORDINATED = /^(i (?:have|like|like to|own|play|speak|collect|grow))( .+)$/;
+const PART_MAX_WORDS = 4;
+
+/** The atom once per coordinated object ("i have a dog and a cat" → "i have dog", "i have cat"); else itself. */
+export function splitCoordinated(a: Atom): Atom[] {
+  const m = COORDINATED.exec(a.atomText);
+  if (!m || !m[2]!.includes(' and ')) return [a];
+  const parts = m[2]!.trim().split(/ and /).map((p) => p.trim().split(' '));
+  if (parts.length < 2 || parts.some((p) => p.length === 0 || p.length > PART_MAX_WORDS || p[0] === 'i')) return [a];
+  const have = m[1] === 'i have';
+  return parts.map((p) => ({ ...a, atomText: `${m[1]} ${(have ? genericPossession(p) : p).join(' ')}` }));
 }
 
 /** One claim's atom, or null when it is not a self-belief. */
@@ -307,7 +322,37 @@ function have(input: string[], negIn: boolean): Atom | null {
     ws = ws.slice(quantifier.split(' ').length);
     if (quantifier === 'no') neg = !neg;
   }
+  ws = genericPossession(ws);
   return ws.length > 0 ? atom(join('i have', ws), 'BELIEF_ABOUT_SELF', neg, RULE_CONFIDENCE.possession) : null;
+}
+
+/** A possession of at most this many words is a noun phrase whose last word is its head ("older sister"). */
+const POSSESSION_HEAD_WORDS = 2;
+
+/**
+ * A short possession in its generic plural form ("a dog", "two dogs", "any dog" →
+ * "dogs"), so that "i have a dog" and "i do not have dogs" hash the same (§4.15);
+ * a longer one ("a dog named rex") is left as said.
+ */
+function genericPossession(ws: readonly string[]): string[] {
+  const bare = ws[0] === 'a' || ws[0] === 'an' ? ws.slice(1) : [...ws];
+  if (bare.length === 0 || bare.length > POSSESSION_HEAD_WORDS) return [...ws];
+  return [...bare.slice(0, -1), plural(singular(bare.at(-1)!))];
+}
+
+/** A singular noun's regular English plural ("dog" → "dogs", "puppy" → "puppies", "box" → "boxes"). */
+export function plural(word: string): string {
+  if (/[^aeiou]y$/.test(word)) return `${word.slice(0, -1)}ies`;
+  if (/(s|x|z|ch|sh)$/.test(word)) return `${word}es`;
+  return `${word}s`;
+}
+
+/** A plural noun's singular, by the regular English endings ("cats" → "cat", "puppies" → "puppy"). */
+export function singular(word: string): string {
+  if (word.length <= 3 || word.endsWith('ss') || word.endsWith('us') || word.endsWith('is')) return word;
+  if (word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (/(ches|shes|xes|sses|zes)$/.test(word)) return word.slice(0, -2);
+  return word.endsWith('s') ? word.slice(0, -1) : word;
 }
 
 /** "honesty matters to me", "family is important to me" → "i value …". */

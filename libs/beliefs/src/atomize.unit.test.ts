@@ -127,3 +127,29 @@ describe('atomizeRules (§4.3 offline)', () => {
     expect(['respect', 'watch', 'try', 'have', 'go', 'play'].map(thirdPerson)).toEqual(['respects', 'watches', 'tries', 'has', 'goes', 'plays']);
   });
 });
+
+describe('coordinated objects and generic possessions (§4.3: one belief per atom)', () => {
+  const texts = (text: string) => atomizeRules([{ text, span: { start: 0, end: text.length } }], 'companion').map((a) => [a.atomText, a.polarity]);
+
+  it('splits "i have a dog and a cat" into two atoms, each in the generic plural', () => {
+    expect(texts('I have two dogs and a cat.')).toEqual([
+      ['i have dogs', 'affirm'],
+      ['i have cats', 'affirm'],
+    ]);
+  });
+
+  it('gives "a dog", "two dogs" and "any dogs" one form, so the negation hashes the same', () => {
+    expect(texts("I don't have a dog.")).toEqual([['i have dogs', 'deny']]);
+    expect(texts('I have a puppy.')).toEqual([['i have puppies', 'affirm']]);
+    expect(texts('I have an older sister.')).toEqual([['i have older sisters', 'affirm']]);
+  });
+
+  it('leaves a long object and a clause after "and" whole', () => {
+    expect(texts('I have a dog named rex.')).toEqual([['i have a dog named rex', 'affirm']]);
+    expect(texts('I like to read and hang out with my old school friends.')).toHaveLength(1);
+  });
+
+  it('splits coordinated likes', () => {
+    expect(texts('I like jazz and blues.').map(([t]) => t)).toEqual(['i like jazz', 'i like blues']);
+  });
+});

@@ -1,5 +1,5 @@
 import { BELIEF_CONFIG } from './config.js';
-import { detectConflicts, isMomentary } from './conflict.js';
+import { detectConflicts, exclusiveSlot, isMomentary } from './conflict.js';
 import type { NodeView } from './types.js';
 
 const at = (cos: number) => [cos, Math.sqrt(1 - cos * cos), 0];
@@ -51,5 +51,34 @@ describe('detectConflicts (§4.15)', () => {
     expect(isMomentary({ temporalScope: 'state', stream: 'identity' })).toBe(true);
     expect(isMomentary({ temporalScope: 'unknown', stream: 'state' })).toBe(true);
     expect(isMomentary({ temporalScope: 'habitual', stream: 'identity' })).toBe(false);
+  });
+});
+
+describe('exclusive values (Hearth, beyond §4.15)', () => {
+  const n = (beliefId: string, canonicalText: string, polarity: 'affirm' | 'deny' = 'affirm') => ({
+    beliefId,
+    canonicalText,
+    canonicalHash: canonicalText,
+    polarity,
+    beliefType: 'BELIEF_ABOUT_SELF' as const,
+    temporalScope: 'unknown' as const,
+    stream: 'identity' as const,
+    vector: [1, 0],
+  });
+
+  it('reads the attribute and its value', () => {
+    expect(exclusiveSlot('my favorite album is the wall')).toEqual({ slot: 'favorite:album', value: 'the wall' });
+    expect(exclusiveSlot('i am from georgia')).toEqual({ slot: 'from', value: 'georgia' });
+    expect(exclusiveSlot('i am 34 years old')).toEqual({ slot: 'age', value: '34' });
+    expect(exclusiveSlot('i am a patient person')).toBeNull();
+  });
+
+  it('two values of one attribute contradict; the same value, another attribute or a denial do not', () => {
+    const georgia = n('a', 'i am from georgia');
+    expect(detectConflicts(n('b', 'i am from ohio'), [georgia])).toEqual([
+      { nodeAId: 'a', nodeBId: 'b', conflictType: 'contradiction', detectionMethod: 'exclusive_value', similarity: 0 },
+    ]);
+    expect(detectConflicts(n('c', 'my favorite band is the wall'), [n('d', 'my favorite album is the wall')])).toEqual([]);
+    expect(detectConflicts({ ...n('e', 'i am from ohio', 'deny'), vector: [0, 1] }, [georgia])).toEqual([]);
   });
 });

@@ -13,7 +13,7 @@ export { streamOf } from './stream.js';
 export { embeddingTextOf } from './embedding-text.js';
 export { decompose } from './decompose.js';
 export { resolveAtom, rankBySimilarity } from './resolve.js';
-export { detectConflicts, isMomentary } from './conflict.js';
+export { detectConflicts, exclusiveSlot, isMomentary } from './conflict.js';
 export { linkConfidence, linkStateOf, orderedPair, type LinkState } from './links.js';
 export { activationOf, coreScoreOf, migrationOf, statusOf, type DemotionTrigger } from './scoring.js';
 export { extractorVersion } from './version.js';

@@ -119,7 +119,8 @@ export interface Conflict {
   nodeAId: string;
   nodeBId: string;
   conflictType: 'contradiction' | 'tension';
-  detectionMethod: 'polarity_flip' | 'semantic_opposition';
+  /** polarity_flip and semantic_opposition (§4.15); exclusive_value (Hearth: one attribute, two values). */
+  detectionMethod: 'polarity_flip' | 'semantic_opposition' | 'exclusive_value';
   similarity: number;
 }
 

@@ -4,6 +4,14 @@ import * as lexicon from './lexicon.js';
 import { PROMPT_TEXTS } from './prompts.js';
 
 /**
+ * The revision of the rule code (atomizer, canonical forms, conflict rules):
+ * raise it with any change to them that the lexicons do not show, so that what
+ * the new rules extract gets a version of its own. 2: coordinated objects split,
+ * possessions in their generic plural, exclusive-value conflicts.
+ */
+export const RULES_REVISION = 2;
+
+/**
  * §6 extractor version: sha256[:16] over the prompt texts, the cue lists, the
  * model ids and the match / no_match thresholds. "Cue lists" here are all the
  * lexicons (the epistemic cues and the rules atomizer's word lists): a change
@@ -13,6 +21,7 @@ import { PROMPT_TEXTS } from './prompts.js';
  */
 export function extractorVersion(input: { models: readonly string[] }): string {
   const material = JSON.stringify({
+    rules: RULES_REVISION,
     prompts: PROMPT_TEXTS,
     cues: Object.keys(lexicon)
       .sort()

@@ -90,7 +90,10 @@ export interface ConflictDetected {
   nodeBId: string;
   /** contradiction | tension */
   conflictType: string;
-  /** polarity_flip | semantic_opposition */
+  /**
+   * polarity_flip | semantic_opposition (§4.15) | exclusive_value (one attribute
+   * held at a time given two values: "i am from georgia" / "i am from ohio")
+   */
   detectionMethod: string;
   similarity: number;
   occurrenceIds: string[];
