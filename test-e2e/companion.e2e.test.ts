@@ -152,7 +152,7 @@ describe('the companion through the HTTP API on the virtual clock (scripts/start
         if (!style.punctuation_quirks.includes('~')) expect(text).not.toContain('~');
         // Every §10 gate is on record for the reply that was sent.
         const sent = t.gates.filter((g: { passNumber: number }) => g.passNumber === { draft: 0, rewrite: 1, fallback: 2 }[t.outcome as string]);
-        expect(sent).toHaveLength(11);
+        expect(sent).toHaveLength(12);
         // Each verdict says pass or fail in so many words, and why.
         for (const g of sent) expect([typeof g.pass, typeof g.detail]).toEqual(['boolean', 'string']);
         if (t.outcome !== 'fallback') {
@@ -232,7 +232,8 @@ describe('the companion with an LLM endpoint configured (a local OpenAI-compatib
     expect(trail.llm.exchanges[0]).toMatchObject({ provider: 'openai-compatible', model: 'stub-model', purpose: 'reply', attempt: 1 });
     expect(reply.body.assistant.text).toBe(JSON.parse(trail.llm.exchanges[0].output).text);
     // The prompt carried the user's words and the persona's targets.
-    const sent = stub.requests.at(-1)!.body.messages;
+    // The reply's request (the belief graph and memory ask the same endpoint after it).
+    const sent = stub.requests.map((r) => r.body.messages).findLast((m: { content: string }[]) => /Avoid these topics/.test(m[0]!.content))!;
     expect(sent.at(-1)).toEqual({ role: 'user', content: 'hello, it was a calm day' });
     expect(sent[0].content).toMatch(/Avoid these topics: .*POLITICS/);
   });

@@ -273,11 +273,19 @@ describe('a turn through the HTTP API (scripts/start, Postgres)', () => {
     await me.call('PUT', '/v1/me/onboarding', ANSWERS);
     await me.say(randomUUID(), 'hello there');
     // Memory writes the turn back moments after the reply.
-    let events = await timeline(me.userId!);
-    for (let i = 0; i < 100 && events.at(-1)?.type !== 'hearth.memory.v1.TurnMemoryWritten'; i++) {
+    // Memory writes the turn back, and the belief graph reads the persona, the message and the reply,
+    // moments after the reply.
+    const belief = 'hearth.belief.v1.BeliefsExtracted';
+    let all = await timeline(me.userId!);
+    for (let i = 0; i < 100 && (all.at(-1)?.type !== 'hearth.memory.v1.TurnMemoryWritten' || all.filter((e) => e.type === belief).length < 3); i++) {
       await new Promise((r) => setTimeout(r, 100));
-      events = await timeline(me.userId!);
+      all = await timeline(me.userId!);
     }
+    // The belief graph's events land among the others wherever its consumers are: in order
+    // among themselves, each at its source's time.
+    const beliefs = all.filter((e) => e.type === belief);
+    expect(beliefs.map((e) => e.service)).toEqual(['belief-graph', 'belief-graph', 'belief-graph']);
+    const events = all.filter((e) => e.type !== belief);
     expect(events.map((e) => e.type)).toEqual([
       'hearth.ingress.v1.UserCreated',
       'hearth.ingress.v1.OnboardingAnswered',
@@ -289,7 +297,7 @@ describe('a turn through the HTTP API (scripts/start, Postgres)', () => {
       'hearth.memory.v1.TurnMemoryWritten',
     ]);
     expect(events.map((e) => e.service)).toEqual(['ingress', 'ingress', 'orchestrator', 'ingress', 'router', 'orchestrator', 'orchestrator', 'memory']);
-    const times = events.map((e) => Date.parse(e.occurred_at));
+    const times = all.map((e) => Date.parse(e.occurred_at));
     expect([...times].sort((a, b) => a - b)).toEqual(times);
   });
 
@@ -358,6 +366,7 @@ describe('a turn through the HTTP API (scripts/start, Postgres)', () => {
         ['orchestrator/personas', true],
         ['orchestrator/turns', true],
         ['memory/memories', true],
+        ['belief-graph/beliefs', true],
         ['retention/retention', true],
       ]);
       // Nobody was erased in this run: the erasures projection has nothing to replay.

@@ -2,12 +2,15 @@
 // JetStream and Postgres costs measured in the same run, side by side.
 //
 //   pnpm bench:turn [--concurrency 8] [--turns 400] [--warmup 40] [--users N] [--url BASE] [--json FILE] [--no-encryption-compare]
+//                   [--without SERVICE]... [--no-service-compare]
 //
 // Without --url it starts every Hearth service in this process under a fresh
 // namespace, and removes that namespace's streams and schemas at the end. It
 // also runs the same turns with EVENT_ENCRYPTION off, on, and off again, each on
 // a Hearth of its own without probes, so the report gives what sealing every
-// payload costs, measured in the same run.
+// payload costs, measured in the same run; and without belief-graph (or the
+// services --without names), with every service, and without again, so the
+// report gives what that service adds to a turn.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import inspector from 'node:inspector/promises';
@@ -42,6 +45,14 @@ interface Options {
   json?: string;
   cpuProf?: string;
   encryptionCompare: boolean;
+  without: string[];
+  serviceCompare: boolean;
+}
+
+function serviceName(value: string): string {
+  if (!ALL_SERVICES.some((s) => s.name === value)) throw new InvalidArgumentError(`unknown service '${value}'; known: ${ALL_SERVICES.map((s) => s.name).join(', ')}`);
+  if (value === 'ingress' || value === 'router' || value === 'orchestrator') throw new InvalidArgumentError(`a turn cannot run without ${value}`);
+  return value;
 }
 
 function loopbackUrl(value: string): string {
@@ -72,9 +83,12 @@ const program = new Command('bench:turn')
   .option('--json <file>', 'also write the results as JSON')
   .option('--cpu-prof <file>', 'write a V8 CPU profile of this process during the measured turns (.cpuprofile)')
   .option('--no-encryption-compare', 'skip the run with EVENT_ENCRYPTION=off that prices payload encryption')
+  .option('--without <service>', 'the service the comparison leaves out (repeatable)', (v: string, prev: string[] | undefined) => [...(prev ?? []), serviceName(v)])
+  .option('--no-service-compare', 'skip the runs without a service (default: without belief-graph) that price it')
   .parse();
 
 const opts = program.opts<Options>();
+opts.without = opts.without?.length ? opts.without : ['belief-graph'];
 const env = loadConfig(baseEnvSchema, process.env);
 for (const [name, hosts] of [
   ['NATS_URL', hostsOf(env.NATS_URL)],
@@ -234,17 +248,22 @@ function measuredArm(encryption: 'on' | 'off', namespace: string, run: TurnRun, 
  * afterwards) with EVENT_ENCRYPTION on or off, and no probes: the arms differ in
  * encryption only.
  */
-async function comparisonArm(encryption: 'on' | 'off', users: number, label: string): Promise<EncryptionArm> {
+async function comparisonArm(encryption: 'on' | 'off', users: number, label: string, without: readonly string[] = []): Promise<EncryptionArm> {
   const namespace = `bench_${randomBytes(4).toString('hex')}`;
-  log(`encryption comparison: the same turns with EVENT_ENCRYPTION=${encryption}, ${label} (namespace ${namespace})`);
-  const h = await runHearth({ services: ALL_SERVICES, port: 0, env: benchEnv(namespace, encryption) });
+  const services = ALL_SERVICES.filter((s) => !without.includes(s.name));
+  log(
+    without.length
+      ? `service comparison: the same turns without ${without.join(', ')}, ${label} (namespace ${namespace})`
+      : `encryption comparison: the same turns with EVENT_ENCRYPTION=${encryption}, ${label} (namespace ${namespace})`,
+  );
+  const h = await runHearth({ services, port: 0, env: benchEnv(namespace, encryption) });
   try {
     const client = new ApiClient(h.url);
     const setup = await mapLimit(Array.from({ length: users }), Math.min(users, 16), () => client.setupUser());
     await runTurns(client, setup, opts.warmup, opts.concurrency);
     await waitForQuiet(h.bus.jsm, namespace);
     const cpu0 = process.cpuUsage();
-    const progress = createProgress(opts.turns, `measured turns, encryption ${encryption} (${label})`);
+    const progress = createProgress(opts.turns, without.length ? `measured turns, without ${without.join(', ')} (${label})` : `measured turns, encryption ${encryption} (${label})`);
     const run = await runTurns(client, setup, opts.turns, opts.concurrency, (errors) => progress.tick(errors));
     progress.stop();
     const cpu = process.cpuUsage(cpu0);
@@ -284,6 +303,21 @@ function meanArm(a: EncryptionArm, b: EncryptionArm): EncryptionArm {
 function pct(on: number, off: number): string {
   const d = ((on - off) / off) * 100;
   return `${d >= 0 ? '+' : ''}${d.toFixed(1)} %`;
+}
+
+/** What running the left-out services costs a turn: with them, against the mean of the runs without them before and after. */
+function renderServiceCost(without: readonly string[], before: EncryptionArm, withAll: EncryptionArm, after: EncryptionArm): string {
+  const off = meanArm(before, after);
+  const row = (name: string, a: EncryptionArm) =>
+    `  ${name.padEnd(24)} ${a.perSec.toFixed(1).padStart(7)} turns/s   p50 ${a.latencyMs.p50.toFixed(1).padStart(7)} ms   p99 ${a.latencyMs.p99.toFixed(1).padStart(7)} ms   CPU ${a.cpuMsPerTurn.toFixed(2)} ms/turn   errors ${a.errors}`;
+  const label = `without ${without.join(', ')}`;
+  return [
+    `Services (same run: ${label}, with every service, ${label} again, each on its own Hearth without probes after its own warmup; encryption on)`,
+    row(label, before),
+    row('with every service', withAll),
+    row(`${label} (again)`, after),
+    `  cost of ${without.join(', ')}: CPU ${(withAll.cpuMsPerTurn - off.cpuMsPerTurn).toFixed(2)} ms/turn (${pct(withAll.cpuMsPerTurn, off.cpuMsPerTurn)}), throughput ${pct(withAll.perSec, off.perSec)}, p50 ${pct(withAll.latencyMs.p50, off.latencyMs.p50)}, p99 ${pct(withAll.latencyMs.p99, off.latencyMs.p99)}`,
+  ].join('\n');
 }
 
 function renderEncryption(offBefore: EncryptionArm, on: EncryptionArm, offAfter: EncryptionArm): string {
@@ -432,9 +466,17 @@ async function main(): Promise<number> {
     process.stdout.write(`${renderReport(result)}\n`);
     const offAfter = offArm && !interrupted ? await comparisonArm('off', users, 'after') : undefined;
     if (offArm && onArm && offAfter) process.stdout.write(`\n${renderEncryption(offArm, onArm, offAfter)}\n`);
+    let serviceCost: { without: string[]; before: EncryptionArm; withAll: EncryptionArm; after: EncryptionArm; withoutMean: EncryptionArm } | undefined;
+    if (opts.serviceCompare && !opts.url && !interrupted) {
+      const before = await comparisonArm('on', users, 'before', opts.without);
+      const withAll = await comparisonArm('on', users, 'between');
+      const after = await comparisonArm('on', users, 'after', opts.without);
+      serviceCost = { without: opts.without, before, withAll, after, withoutMean: meanArm(before, after) };
+      process.stdout.write(`\n${renderServiceCost(opts.without, before, withAll, after)}\n`);
+    }
     if (opts.json) {
       const encryption = offArm && onArm && offAfter ? { offBefore: offArm, on: onArm, offAfter, offMean: meanArm(offArm, offAfter) } : undefined;
-      await writeFile(opts.json, `${JSON.stringify({ ...result, encryption }, null, 2)}\n`);
+      await writeFile(opts.json, `${JSON.stringify({ ...result, encryption, serviceCost }, null, 2)}\n`);
       log(`results written to ${opts.json}`);
     }
     if (interrupted) log('interrupted: the figures above cover only the turns that ran');
