@@ -105,6 +105,11 @@ export interface RunningConsumer {
    * left for redelivery); readiness reports a consumer with any as stalled.
    */
   stalled?(): number;
+  /**
+   * Stop this one before the others: a reactor, whose handlers wait for the
+   * service's projections to apply what they appended, stops while those still run.
+   */
+  readonly stopFirst?: boolean;
   stop(): Promise<void>;
 }
 

@@ -102,11 +102,11 @@ export class JetStreamTransport
     this.listening = false;
     this.setStatus('closing');
     const all = [...this.running.values()].flat();
-    await Promise.all(
-      all.map((c) =>
-        c.stop().catch((err: unknown) => this.log.warn({ consumer: c.name, err }, 'consumer stop failed')),
-      ),
-    );
+    const stop = (list: readonly RunningConsumer[]) =>
+      Promise.all(list.map((c) => c.stop().catch((err: unknown) => this.log.warn({ consumer: c.name, err }, 'consumer stop failed'))));
+    // Reactors first: their batch in flight may wait for a projection to apply what it appended.
+    await stop(all.filter((c) => c.stopFirst));
+    await stop(all.filter((c) => !c.stopFirst));
     this.log.info({ consumers: all.length }, 'consumers stopped');
     for (const h of [...this.started].reverse()) {
       try {

@@ -67,7 +67,7 @@ export async function startReactor(
   const running: RunningConsumer[] = [];
   for (const source of reactor.sources) {
     running.push(
-      await startConsumer(bus, {
+      stoppedFirst(await startConsumer(bus, {
         service,
         purpose: consumerPurpose(reactor.name, source, reactor.key),
         source,
@@ -92,8 +92,20 @@ export async function startReactor(
           await reactTo(reactor, e);
           await markQuarantineRedriven(db, reactor.name, e);
         },
-      }),
+      })),
     );
   }
   return running;
+}
+
+/** The consumer marked to stop before the projections its decisions wait for. */
+function stoppedFirst(c: RunningConsumer): RunningConsumer {
+  return {
+    name: c.name,
+    isBound: () => c.isBound(),
+    lag: () => c.lag(),
+    ...(c.stalled ? { stalled: () => c.stalled!() } : {}),
+    stopFirst: true,
+    stop: () => c.stop(),
+  };
 }

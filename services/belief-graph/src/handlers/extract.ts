@@ -67,6 +67,11 @@ export async function processed(db: Kysely<BeliefDb>, src: Pick<BeliefSource, 'u
   return row !== undefined;
 }
 
+/** Phases 1–6 of a source by the rules (pure). */
+export function decomposeSource(src: BeliefSource): Decomposition {
+  return decompose({ text: src.text, conversationId: src.conversationId, holder: src.holder, ...(src.mode ? { mode: src.mode } : {}) });
+}
+
 /** The id of a source's BeliefsExtracted: the same in the live reactor and the backfill. */
 export function extractedId(src: Pick<BeliefSource, 'eventId' | 'holder'>, version: string): string {
   return deriveId('belief-graph', 'extracted', src.eventId, src.holder, version);
@@ -81,11 +86,11 @@ export function extractedId(src: Pick<BeliefSource, 'eventId' | 'holder'>, versi
  * as the chain has it; a replica that appended first makes appendDecided run
  * this again on the newer graph (§5.4 unique_canonical_hash_retry).
  */
-export async function decideExtraction(deps: ExtractDeps, src: BeliefSource): Promise<EventDraft> {
+export async function decideExtraction(deps: ExtractDeps, src: BeliefSource, rules: Decomposition = decomposeSource(src)): Promise<EventDraft> {
   const seed = seedOf(src.eventId);
   const exchanges: LlmExchange[] = [];
   let atomizer: 'rules' | 'llm' = 'rules';
-  let decomposition: Decomposition = decompose({ text: src.text, conversationId: src.conversationId, holder: src.holder, ...(src.mode ? { mode: src.mode } : {}) });
+  let decomposition = rules;
   if (deps.llm && decomposition.segments.length > 0) {
     const res = await deps.llm.atomize(decomposition.segments, seed);
     exchanges.push(...res.exchanges);

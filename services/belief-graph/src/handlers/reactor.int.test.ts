@@ -56,15 +56,14 @@ async function startBeliefGraph(label: string, opts: { stub?: LlmStub } = {}) {
     return { subject: bus.topology.subject(service, key), seq: r!.seq };
   }
 
-  /** Waits until the projection has applied everything on the user's belief chain. */
-  async function settled(userId: string, sources: number): Promise<void> {
-    await waitFor(
-      async () => {
-        const n = await db.selectFrom('sources').select((eb) => eb.fn.countAll<string>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
-        return Number(n.n) >= sources ? true : undefined;
-      },
-      { timeoutMs: 20_000, what: `${sources} sources decomposed for ${userId}` },
-    );
+  /**
+   * Waits until the reactor has read the appended event and the projection has applied
+   * whatever it appended (a text with no belief appends nothing).
+   */
+  async function settled(userId: string, at: { subject: string; seq: number }): Promise<void> {
+    if (!(await waitForPosition(db, reactor.name, at.subject, at.seq, { timeoutMs: 20_000 }))) throw new Error(`the reactor did not read ${at.subject}#${at.seq}`);
+    const last = await bus.lastOnSubject('belief-graph', userId);
+    if (last && !(await waitForPosition(db, beliefsProjection.name, last.subject, last.seq, { timeoutMs: 20_000 }))) throw new Error('the projection did not catch up');
   }
 
   return {
@@ -76,19 +75,18 @@ async function startBeliefGraph(label: string, opts: { stub?: LlmStub } = {}) {
     queries,
     reactor,
     version,
-    newUser: () => ({ userId: randomUUID(), aiFriendId: randomUUID(), conversationId: randomUUID(), sources: 0 }),
+    newUser: () => ({ userId: randomUUID(), aiFriendId: randomUUID(), conversationId: randomUUID() }),
     /** A user message as ingress appends it; resolves once decomposed. */
-    async says(user: { userId: string; aiFriendId: string; conversationId: string; sources: number }, text: string): Promise<string> {
+    async says(user: { userId: string; aiFriendId: string; conversationId: string }, text: string): Promise<string> {
       const messageId = randomUUID();
       const payload = ingress.TurnReceived.fromPartial({ messageId, conversationId: user.conversationId, text, source: 'chat', userState: 'ACTIVE', aiFriendId: user.aiFriendId });
-      await appendTo('ingress', user.userId, draft(Events.TurnReceived, payload, { id: messageId, userId: user.userId, occurredAt: clock.now(), correlationId: messageId }));
-      user.sources++;
-      await settled(user.userId, user.sources);
+      const at = await appendTo('ingress', user.userId, draft(Events.TurnReceived, payload, { id: messageId, userId: user.userId, occurredAt: clock.now(), correlationId: messageId }));
+      await settled(user.userId, at);
       return messageId;
     },
     /** A reply as the orchestrator appends it; resolves once the belief chain has it. */
     async replies(
-      user: { userId: string; aiFriendId: string; conversationId: string; sources: number },
+      user: { userId: string; aiFriendId: string; conversationId: string },
       assistantText: string,
       over: Partial<orchestrator.TurnCompleted> = {},
     ): Promise<{ messageId: string; assistantMessageId: string; reacted: () => Promise<boolean> }> {
@@ -97,17 +95,13 @@ async function startBeliefGraph(label: string, opts: { stub?: LlmStub } = {}) {
       const payload = orchestrator.TurnCompleted.fromPartial({ messageId, conversationId: user.conversationId, aiFriendId: user.aiFriendId, assistantMessageId, assistantText, source: 'chat', outcome: 'draft', ...over });
       const at = await appendTo('orchestrator', user.userId, draft(Events.TurnCompleted, payload, { id: randomUUID(), userId: user.userId, occurredAt: clock.now(), correlationId: messageId }));
       const reacted = () => waitForPosition(db, reactor.name, at.subject, at.seq, { timeoutMs: 20_000 });
-      if ((over.source ?? 'chat') === 'chat' && !['refusal', 'crisis_safe', 'correction', 'fallback'].includes(over.outcome ?? 'draft')) {
-        user.sources++;
-        await settled(user.userId, user.sources);
-      }
+      await settled(user.userId, at);
       return { messageId, assistantMessageId, reacted };
     },
-    async persona(user: { userId: string; aiFriendId: string; sources: number }, selfStatements: string[]): Promise<void> {
+    async persona(user: { userId: string; aiFriendId: string }, selfStatements: string[]): Promise<void> {
       const payload = orchestrator.PersonaAssigned.fromPartial({ aiFriendId: user.aiFriendId, templateId: 'PT01', coreArchetype: 'Calm Listener', selfStatements });
-      await appendTo('orchestrator', '_persona_assignments', draft(Events.PersonaAssigned, payload, { id: randomUUID(), userId: user.userId, occurredAt: clock.now() }));
-      user.sources++;
-      await settled(user.userId, user.sources);
+      const at = await appendTo('orchestrator', '_persona_assignments', draft(Events.PersonaAssigned, payload, { id: randomUUID(), userId: user.userId, occurredAt: clock.now() }));
+      await settled(user.userId, at);
     },
     async context(user: { userId: string; conversationId: string }, over: Partial<belief.GetBeliefContextRequest> = {}): Promise<belief.GetBeliefContextResponse> {
       return getBeliefContext(bus, belief.GetBeliefContextRequest.fromPartial({ userId: user.userId, conversationId: user.conversationId, at: clock.now(), challengeWanted: true, ...over }));
@@ -220,7 +214,9 @@ describe('the belief graph on live turns (self-belief-decomposer.md, belief-chal
     const c = open.challenge!;
     const before = (await g.queries.get(user.userId, 'user')).nodes.find((n) => n.beliefId === c.beliefId)!.confidence;
     const woven = await g.replies(user, `I hear you. ${c.prompt}`, { beliefs: orchestrator.BeliefContext.fromPartial({ status: 'ok', challenge: { challengeId: c.challengeId, beliefId: c.beliefId, style: c.style, prompt: c.prompt } }) });
-    await g.replies(user, 'That makes sense.', { userText: "Maybe not always, I'm not sure." });
+    await g.replies(user, 'That makes sense.', { userText: "Maybe not always, I'm not sure.", beliefs: orchestrator.BeliefContext.fromPartial({ status: 'ok', answersChallengeId: c.challengeId }) });
+    // Only the first answer counts.
+    await g.replies(user, 'Okay.', { userText: 'No, they really do disrespect me.', beliefs: orchestrator.BeliefContext.fromPartial({ status: 'ok', answersChallengeId: c.challengeId }) });
 
     const graph = await g.queries.get(user.userId, 'user');
     expect(graph.challenges).toEqual([expect.objectContaining({ challengeId: c.challengeId, beliefId: c.beliefId, style: c.style, messageId: woven.messageId })]);
@@ -277,6 +273,13 @@ describe('the belief graph on live turns (self-belief-decomposer.md, belief-chal
     await expect(g.queries.get('not-a-uuid', '')).rejects.toThrow();
     await expect(g.queries.get(randomUUID(), 'everyone')).rejects.toThrow();
     expect((await g.queries.get(randomUUID(), '')).nodes).toEqual([]);
+  });
+
+  it('appends nothing for a text the rules find no belief in', async () => {
+    const user = g.newUser();
+    await g.says(user, 'hey, how was your day?');
+    await g.replies(user, 'Pretty good, thanks for asking!');
+    expect(await g.events(user.userId)).toEqual([]);
   });
 
   it('skips what the reactor must not read: retention turns, refusals, fixed replies', async () => {

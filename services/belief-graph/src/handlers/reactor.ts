@@ -5,7 +5,7 @@ import { waitForPosition, type Reactor } from '@hearth/store';
 import { counter } from '@hearth/telemetry';
 import { SERVICE } from '../config.js';
 import { beliefsProjection } from '../projections/beliefs.js';
-import { decideExtraction, processed, type BeliefSource, type ExtractDeps } from './extract.js';
+import { decideExtraction, decomposeSource, processed, type BeliefSource, type ExtractDeps } from './extract.js';
 
 export interface BeliefReactorDeps extends ExtractDeps {
   bus: Bus;
@@ -34,20 +34,27 @@ export function createBeliefReactor(deps: BeliefReactorDeps): Reactor {
     name: 'extract',
     sources: ['ingress', 'orchestrator'],
     async react(event: StoredEvent) {
-      const sources = sourcesOf(event);
       const completed = event.type === Events.TurnCompleted.name ? payloadOf(event, Events.TurnCompleted) : null;
-      if (sources.length === 0 && !completed?.beliefs?.challenge && !completed?.userText) return;
+      // Offline, a text the rules find no belief in needs no decision: nothing is appended, no
+      // read is made (most turns). The rules are pure: a backfill finds the same nothing.
+      const sources = sourcesOf(event).flatMap((src) => {
+        const decomposition = decomposeSource(src);
+        return deps.llm || decomposition.atoms.length > 0 ? [{ src, decomposition }] : [];
+      });
+      const challenge = completed?.beliefs?.challenge?.challengeId ? completed.beliefs.challenge : null;
+      const answers = completed?.source === 'chat' ? (completed.beliefs?.answersChallengeId ?? '') : '';
+      if (sources.length === 0 && !challenge && !answers) return;
       await appendDecided(deps.bus, 'belief-graph', event.userId, async (last) => {
         if (last && !(await waitForPosition(deps.db, beliefsProjection.name, last.subject, last.seq, { timeoutMs: SERVICE.projectionWaitMs }))) {
           throw new Error(`projection ${beliefsProjection.name} has not caught up with ${last.subject}#${last.seq}`);
         }
         const drafts: EventDraft[] = [];
-        if (completed) drafts.push(...(await challengeFollowUp(deps, event, completed)));
-        for (const src of sources) {
+        if (completed && answers) drafts.push(...(await challengeFollowUp(deps, event, completed, answers)));
+        for (const { src, decomposition } of sources) {
           if (await processed(deps.db, src, deps.extractorVersion)) continue;
-          drafts.push(await decideExtraction(deps, src));
+          drafts.push(await decideExtraction(deps, src, decomposition));
         }
-        if (completed) drafts.push(...(await challengeIssued(deps, event, completed)));
+        if (completed && challenge) drafts.push(...(await challengeIssued(deps, event, completed)));
         return drafts;
       });
     },
@@ -98,24 +105,21 @@ async function challengeIssued(deps: BeliefReactorDeps, event: StoredEvent, t: T
 }
 
 /**
- * belief-challenge.md §5, driven by what the user says next: the first user
- * message after a challenge in the same conversation (the next TurnCompleted's
- * user text, in the orchestrator's order) reinforces, questions or contradicts
- * the belief, in a small bounded step; a reply that says neither closes the
- * challenge unchanged.
+ * belief-challenge.md §5, driven by what the user says next: the user message
+ * right after a reply that carried a challenge (the orchestrator names that
+ * challenge in `answers_challenge_id`) reinforces, questions or contradicts
+ * the belief, in a small bounded step; a message that says neither closes the
+ * challenge unchanged. Only the first answer counts.
  */
-async function challengeFollowUp(deps: BeliefReactorDeps, event: StoredEvent, t: TurnCompleted): Promise<EventDraft[]> {
-  if (t.source !== 'chat' || !t.userText) return [];
+async function challengeFollowUp(deps: BeliefReactorDeps, event: StoredEvent, t: TurnCompleted, challengeId: string): Promise<EventDraft[]> {
+  if (!t.userText) return [];
   const open = await deps.db
     .selectFrom('challenges')
     .innerJoin('nodes', 'nodes.belief_id', 'challenges.belief_id')
     .select(['challenges.challenge_id', 'challenges.belief_id', 'nodes.canonical_text', 'nodes.polarity', 'nodes.confidence'])
+    .where('challenges.challenge_id', '=', challengeId)
     .where('challenges.user_id', '=', event.userId)
-    .where('challenges.conversation_id', '=', t.conversationId)
     .where('challenges.answered_message_id', 'is', null)
-    .where('challenges.message_id', '!=', t.messageId)
-    .orderBy('challenges.created_at', 'desc')
-    .limit(1)
     .executeTakeFirst();
   if (!open) return [];
   const signal = replySignal(t.userText, { canonicalText: open.canonical_text, polarity: open.polarity as 'affirm' | 'deny' });

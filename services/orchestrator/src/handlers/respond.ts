@@ -314,7 +314,7 @@ async function runRecipe(deps: RespondDeps, event: StoredEvent, routed: TurnRout
     retentionId: '',
     retentionStep: '',
     retentionRenders: 0,
-    beliefs: beliefContextOf(asked, offered && !fixed ? wovenIn(offered, composed) : null),
+    beliefs: beliefContextOf(asked, offered && !fixed ? wovenIn(offered, composed) : null, source === 'chat' ? (history[0]?.challenge_id ?? '') : ''),
   };
 
   // Stage G (§11): only on a user's chat message, and never when the router says OFF.
@@ -418,7 +418,7 @@ function wovenIn(offered: Offered, composed: Composed): boolean {
 }
 
 /** TurnCompleted.beliefs: what the turn asked the graph, what it answered, and what the reply did with it. */
-function beliefContextOf(asked: AskedBeliefs, woven: boolean | null): NonNullable<RecipeResult['completed']['beliefs']> {
+function beliefContextOf(asked: AskedBeliefs, woven: boolean | null, answersChallengeId: string): NonNullable<RecipeResult['completed']['beliefs']> {
   const core = asked.lookup.context.coreBeliefs;
   return {
     status: asked.status,
@@ -431,6 +431,7 @@ function beliefContextOf(asked: AskedBeliefs, woven: boolean | null): NonNullabl
     coreBeliefTexts: core.map((b) => b.canonicalText),
     challenge: woven && asked.offered ? { ...asked.offered } : undefined,
     challengeSkipped: asked.offered && !woven ? 'gate_failed' : asked.skipped,
+    answersChallengeId,
   };
 }
 

@@ -281,6 +281,11 @@ export interface BeliefContext {
     | undefined;
   /** Why an offered challenge was not woven in: "" | conversation_had_one | not_chat | fixed_reply | gate_failed */
   challengeSkipped: string;
+  /**
+   * The challenge the previous reply in this conversation carried, which this
+   * user message answers (belief-challenge.md §5: the updater reads it); "" for none.
+   */
+  answersChallengeId: string;
 }
 
 /**
@@ -3299,6 +3304,7 @@ function createBaseBeliefContext(): BeliefContext {
     coreBeliefTexts: [],
     challenge: undefined,
     challengeSkipped: "",
+    answersChallengeId: "",
   };
 }
 
@@ -3333,6 +3339,9 @@ export const BeliefContext: MessageFns<BeliefContext> = {
     }
     if (message.challengeSkipped !== "") {
       writer.uint32(82).string(message.challengeSkipped);
+    }
+    if (message.answersChallengeId !== "") {
+      writer.uint32(90).string(message.answersChallengeId);
     }
     return writer;
   },
@@ -3430,6 +3439,14 @@ export const BeliefContext: MessageFns<BeliefContext> = {
             message.challengeSkipped = reader.string();
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.answersChallengeId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3474,6 +3491,11 @@ export const BeliefContext: MessageFns<BeliefContext> = {
         : isSet(object.challenge_skipped)
         ? globalThis.String(object.challenge_skipped)
         : "",
+      answersChallengeId: isSet(object.answersChallengeId)
+        ? globalThis.String(object.answersChallengeId)
+        : isSet(object.answers_challenge_id)
+        ? globalThis.String(object.answers_challenge_id)
+        : "",
     };
   },
 
@@ -3509,6 +3531,9 @@ export const BeliefContext: MessageFns<BeliefContext> = {
     if (message.challengeSkipped !== undefined) {
       obj.challengeSkipped = message.challengeSkipped;
     }
+    if (message.answersChallengeId !== undefined) {
+      obj.answersChallengeId = message.answersChallengeId;
+    }
     return obj;
   },
 
@@ -3529,6 +3554,7 @@ export const BeliefContext: MessageFns<BeliefContext> = {
       ? ChallengeWoven.fromPartial(object.challenge)
       : undefined;
     message.challengeSkipped = object.challengeSkipped ?? "";
+    message.answersChallengeId = object.answersChallengeId ?? "";
     return message;
   },
 };
