@@ -10,6 +10,8 @@ import { streamOf } from './stream.js';
 import type { Decomposition, InvalidAtom, PreparedAtom, RawAtom } from './types.js';
 import { validateAtoms } from './validate.js';
 
+const FIRST_PERSON = /(^|[^\p{L}])(i|i['’](m|ve|d|ll)|im|ive|my|me|myself|mine)(?![\p{L}])/iu;
+
 /**
  * Phases 1–6 of §2 (and the stream of §4.13) for one source text: source
  * context, segments, atoms (the LLM atomizer's `rawAtoms` when given, else the
@@ -21,6 +23,8 @@ import { validateAtoms } from './validate.js';
  */
 export function decompose(input: { text: string; conversationId: string; holder: Holder; mode?: SourceMode; rawAtoms?: readonly RawAtom[] }): Decomposition {
   const context = sourceContextOf({ text: input.text, conversationId: input.conversationId, ...(input.mode ? { mode: input.mode } : {}) });
+  // Every atom the rules keep is first person (§4.4): a text with no first-person word has none.
+  if (!input.rawAtoms && !FIRST_PERSON.test(input.text)) return { context, segments: [], atoms: [], rejected: [], duplicatesRemoved: 0 };
   const segments = segment(input.text);
   const raw = input.rawAtoms ?? atomizeRules(segments, input.holder);
   const outOfRange: InvalidAtom[] = [];

@@ -24,13 +24,16 @@ export function exclaimDensity(text: string): number {
 }
 
 /** §4.1 heuristics, first hit wins: journaling, roleplay, heated, introspection, else normal_chat. */
+// The cues in the form a text is compared in, expanded once.
+const CUES = Object.fromEntries(Object.entries(MODE_CUES).map(([mode, cues]) => [mode, (cues as readonly string[]).map(expandContractions)])) as Record<keyof typeof MODE_CUES, string[]>;
+
 export function inferMode(text: string): SourceMode {
   const lower = expandContractions(text);
-  const has = (cues: readonly string[]) => cues.some((c) => lower.includes(expandContractions(c)));
-  if (has(MODE_CUES.journaling)) return 'journaling';
-  if (ROLEPLAY_ACTION.test(text) || has(MODE_CUES.roleplay)) return 'roleplay';
-  if (capsRatio(text) > cfg.capsRatio || hasProfanity(text) || has(MODE_CUES.heated)) return 'heated';
-  if (has(MODE_CUES.introspection)) return 'introspection';
+  const has = (cues: readonly string[]) => cues.some((c) => lower.includes(c));
+  if (has(CUES.journaling)) return 'journaling';
+  if (ROLEPLAY_ACTION.test(text) || has(CUES.roleplay)) return 'roleplay';
+  if (capsRatio(text) > cfg.capsRatio || hasProfanity(text) || has(CUES.heated)) return 'heated';
+  if (has(CUES.introspection)) return 'introspection';
   return 'normal_chat';
 }
 

@@ -12,6 +12,11 @@ export const SERVICE = {
   coreBeliefLimit: 10,
   /** What GET /v1/admin/users/{id}/beliefs lists at most, newest first. */
   listLimit: 500,
+  /**
+   * The user's most recently reinforced beliefs the challenge flow reads to find
+   * the 5 most recent harmful ones (BC Integration step 2): a bound on the scan.
+   */
+  perceptionScan: 200,
   /** Source ids kept per node in the admin view. */
   sourceIdsPerNode: 50,
   /**

@@ -88,6 +88,7 @@ async function harmfulPerceptions(db: Kysely<BeliefDb>, userId: string, at: Date
     .where('deleted_at', 'is', null)
     .where('created_at', '<=', at)
     .orderBy('last_reinforced_at', 'desc')
+    .limit(SERVICE.perceptionScan)
     .execute();
   const harmful = rows
     .filter((r) => isHarmfulSelfBelief({ canonicalText: r.canonical_text, polarity: r.polarity as Polarity, beliefType: r.belief_type as BeliefType }))
