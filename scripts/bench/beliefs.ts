@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { Command } from 'commander';
-import { BELIEF_CONFIG, decompose, detectConflicts, extractorVersion, stepGraph, type NodeView, type PreparedAtom } from '@hearth/beliefs';
+import { BELIEF_CONFIG, decompose, detectConflicts, extractorVersion, nodeViewOf, stepGraph, type NodeView, type PreparedAtom } from '@hearth/beliefs';
 import { cosine, createLocalEmbedder } from '@hearth/llm';
 import { LOCAL_EMBEDDING } from '../../services/belief-graph/src/config.js';
 import { generateNodeTexts, generateStatements } from './lib/beliefs-corpus.js';
@@ -80,16 +80,7 @@ function timedBatched(name: string, what: string, n: number, batch: number, op: 
   return { ...s, ms: { ...s.ms, mean: per(s.ms.mean), p50: per(s.ms.p50), p90: per(s.ms.p90), p99: per(s.ms.p99), max: per(s.ms.max) }, perSec: s.perSec * batch };
 }
 
-const nodeOf = (atom: PreparedAtom, vector: number[], beliefId: string): NodeView => ({
-  beliefId,
-  canonicalText: atom.canonicalText,
-  canonicalHash: atom.canonicalHash,
-  polarity: atom.polarity,
-  beliefType: atom.beliefType,
-  temporalScope: atom.epistemics.frame.temporalScope,
-  stream: atom.stream.primary,
-  vector,
-});
+const nodeOf = nodeViewOf;
 
 /** (a) every statement through decompose → embed → stepGraph, one user graph per `perUser` statements. */
 function pipeline(statements: readonly string[], perUser: number) {

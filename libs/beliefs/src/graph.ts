@@ -2,7 +2,7 @@ import { createLocalEmbedder } from '@hearth/llm';
 import { BELIEF_CONFIG, type Holder } from './config.js';
 import { decompose } from './decompose.js';
 import { linkConfidence, linkStateOf, orderedPair } from './links.js';
-import { stepGraph } from './step.js';
+import { nodeViewOf, stepGraph } from './step.js';
 import type { Conflict, Decomposition, GraphStep, NodeView, OccurrenceView } from './types.js';
 
 export interface GraphOccurrence extends OccurrenceView {
@@ -47,17 +47,7 @@ export class InMemoryBeliefGraph {
     const nodes = this.nodes.get(input.holder) ?? [];
     this.nodes.set(input.holder, nodes);
     for (const d of step.atoms) {
-      if (d.created)
-        nodes.push({
-          beliefId: d.beliefId,
-          canonicalText: d.atom.canonicalText,
-          canonicalHash: d.atom.canonicalHash,
-          polarity: d.atom.polarity,
-          beliefType: d.atom.beliefType,
-          temporalScope: d.atom.epistemics.frame.temporalScope,
-          stream: d.atom.stream.primary,
-          vector: d.vector,
-        });
+      if (d.created) nodes.push(nodeViewOf(d.atom, d.vector, d.beliefId));
       const occ = this.occurrences.get(d.beliefId) ?? [];
       this.occurrences.set(d.beliefId, occ);
       if (occ.some((o) => o.sourceId === input.sourceId)) continue;

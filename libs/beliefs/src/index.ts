@@ -18,7 +18,7 @@ export { linkConfidence, linkStateOf, orderedPair, type LinkState } from './link
 export { activationOf, coreScoreOf, migrationOf, statusOf, type DemotionTrigger } from './scoring.js';
 export { extractorVersion } from './version.js';
 export * from './prompts.js';
-export { stepGraph, type StepInput, type Verdict } from './step.js';
+export { nodeViewOf, stepGraph, type StepInput, type Verdict } from './step.js';
 export { InMemoryBeliefGraph, type GraphLink, type GraphOccurrence } from './graph.js';
 export { selfConsistency, type SelfConsistencyIssue } from './self-consistency.js';
 export { EPISTEMIC_CUES, DEGREE_CUES } from './lexicon.js';

@@ -1,5 +1,6 @@
 import { detectConflicts } from './conflict.js';
 import { decompose } from './decompose.js';
+import { nodeViewOf } from './step.js';
 import type { NodeView } from './types.js';
 
 export interface SelfConsistencyIssue {
@@ -18,16 +19,7 @@ export interface SelfConsistencyIssue {
 export function selfConsistency(draftText: string, core: readonly NodeView[], embed: (text: string) => number[]): SelfConsistencyIssue[] {
   const { atoms } = decompose({ text: draftText, conversationId: 'draft', holder: 'companion' });
   return atoms.flatMap((atom, i) => {
-    const draft: NodeView = {
-      beliefId: `draft:${i}`,
-      canonicalText: atom.canonicalText,
-      canonicalHash: atom.canonicalHash,
-      polarity: atom.polarity,
-      beliefType: atom.beliefType,
-      temporalScope: atom.epistemics.frame.temporalScope,
-      stream: atom.stream.primary,
-      vector: embed(atom.embeddingText),
-    };
+    const draft = nodeViewOf(atom, embed(atom.embeddingText), `draft:${i}`);
     return detectConflicts(draft, core).map((c) => ({
       atomText: atom.canonicalText,
       beliefId: c.nodeAId === draft.beliefId ? c.nodeBId : c.nodeAId,

@@ -29,6 +29,20 @@ export interface StepInput {
  * against the working set when they are created (an occurrence matched to an
  * existing node adds no new conflict).
  */
+/** A prepared atom as the node it would be: what resolution and the conflict engine compare. */
+export function nodeViewOf(atom: PreparedAtom, vector: readonly number[], beliefId: string): NodeView {
+  return {
+    beliefId,
+    canonicalText: atom.canonicalText,
+    canonicalHash: atom.canonicalHash,
+    polarity: atom.polarity,
+    beliefType: atom.beliefType,
+    temporalScope: atom.epistemics.frame.temporalScope,
+    stream: atom.stream.primary,
+    vector,
+  };
+}
+
 export function stepGraph(input: StepInput): GraphStep {
   const working: NodeView[] = [...input.nodes];
   const decisions: AtomDecision[] = [];
@@ -55,16 +69,7 @@ export function stepGraph(input: StepInput): GraphStep {
     }
 
     const beliefId = input.newId(i);
-    const node: NodeView = {
-      beliefId,
-      canonicalText: atom.canonicalText,
-      canonicalHash: atom.canonicalHash,
-      polarity: atom.polarity,
-      beliefType: atom.beliefType,
-      temporalScope: atom.epistemics.frame.temporalScope,
-      stream: atom.stream.primary,
-      vector,
-    };
+    const node = nodeViewOf(atom, vector, beliefId);
     if (resolution.outcome === 'uncertain' && resolution.matchedId) {
       const [from, to] = orderedPair(beliefId, resolution.matchedId);
       links.push({ fromBeliefId: from, toBeliefId: to, support: 'both', similarity: resolution.matchConfidence, reason: verdict === 'failed' ? 'uncertain match, verifier failed' : 'uncertain match' });

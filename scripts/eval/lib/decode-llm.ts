@@ -5,6 +5,7 @@
 // belief-graph. No verifier (§4.11) and no epistemics fallback (§4.8): the
 // conflict engine only reads polarity, hash, vector and temporal scope.
 import {
+  nodeViewOf,
   ATOMIZER_SYSTEM_PROMPT,
   atomizerReplySchema,
   atomizerUserPrompt,
@@ -52,17 +53,7 @@ export function createLlmGraph(chat: ChatClient, embedder: Embedder, stats: LlmG
       const vectors = decomposition.atoms.length ? await embedder.embed(decomposition.atoms.map((a) => a.embeddingText)) : [];
       const step = stepGraph({ atoms: decomposition.atoms, vectors, nodes, newId: () => `llm-${++seq}` });
       for (const d of step.atoms) {
-        if (!d.created) continue;
-        nodes.push({
-          beliefId: d.beliefId,
-          canonicalText: d.atom.canonicalText,
-          canonicalHash: d.atom.canonicalHash,
-          polarity: d.atom.polarity,
-          beliefType: d.atom.beliefType,
-          temporalScope: d.atom.epistemics.frame.temporalScope,
-          stream: d.atom.stream.primary,
-          vector: d.vector,
-        });
+        if (d.created) nodes.push(nodeViewOf(d.atom, d.vector, d.beliefId));
       }
       return { decomposition, step };
     },
