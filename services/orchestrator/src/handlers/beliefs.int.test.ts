@@ -233,6 +233,7 @@ describe('a turn and the belief graph (offline responder)', () => {
       coreBeliefTexts: ['i like quiet mornings'],
       challenge: { challengeId: 'ch-1', beliefId: 'b-user-1', style: 'curious', prompt: PROMPT },
       challengeSkipped: '',
+      answersChallengeId: '',
     });
     expect(first.gates.filter((g) => g.passNumber === 0).map((g) => g.gate)).toEqual([...GATE_NAMES]);
     expect(first.gates.find((g) => g.gate === 'self_consistency' && g.passNumber === 0)).toMatchObject({ pass: true, detail: 'consistent with 1 core beliefs' });
@@ -245,6 +246,8 @@ describe('a turn and the belief graph (offline responder)', () => {
     // then the graph is asked for core beliefs only, and an offered challenge is not woven in
     expect(graph.requests.at(-1)).toMatchObject({ conversationId: conversation, challengeWanted: false });
     expect(second.beliefs).toMatchObject({ status: 'ok', challenge: undefined, challengeSkipped: 'conversation_had_one', coreBeliefIds: ['b-core-mornings'] });
+    // and it names the challenge its user message answers, for the graph's confidence updater
+    expect(second.beliefs?.answersChallengeId).toBe('ch-1');
     expect(second.assistantText).not.toContain(QUESTION);
 
     // and a new conversation may have its own one
