@@ -1,13 +1,13 @@
 import { atomizeRules } from './atomize.js';
 import { canonicalize } from './canonicalize.js';
-import type { Holder, SourceMode } from './config.js';
+import { BELIEF_CONFIG, type Holder, type SourceMode } from './config.js';
 import { dedupAtoms } from './dedup.js';
 import { embeddingTextOf } from './embedding-text.js';
 import { epistemicsOf } from './epistemics.js';
 import { segment } from './segment.js';
 import { sourceContextOf } from './source-context.js';
 import { streamOf } from './stream.js';
-import type { Decomposition, InvalidAtom, PreparedAtom, RawAtom } from './types.js';
+import type { Decomposition, InvalidAtom, PreparedAtom, RawAtom, SourceContext } from './types.js';
 import { validateAtoms } from './validate.js';
 
 const FIRST_PERSON = /(^|[^\p{L}])(i|i['’](m|ve|d|ll)|im|ive|my|me|myself|mine)(?![\p{L}])/iu;
@@ -22,9 +22,8 @@ const FIRST_PERSON = /(^|[^\p{L}])(i|i['’](m|ve|d|ll)|im|ive|my|me|myself|mine
  * no segment is rejected as invalid_type.
  */
 export function decompose(input: { text: string; conversationId: string; holder: Holder; mode?: SourceMode; rawAtoms?: readonly RawAtom[] }): Decomposition {
-  const context = sourceContextOf({ text: input.text, conversationId: input.conversationId, ...(input.mode ? { mode: input.mode } : {}) });
   // Every atom the rules keep is first person (§4.4): a text with no first-person word has none.
-  if (!input.rawAtoms && !FIRST_PERSON.test(input.text)) return { context, segments: [], atoms: [], rejected: [], duplicatesRemoved: 0 };
+  if (!input.rawAtoms && !FIRST_PERSON.test(input.text)) return { context: uninferred(input), segments: [], atoms: [], rejected: [], duplicatesRemoved: 0 };
   const segments = segment(input.text);
   const raw = input.rawAtoms ?? atomizeRules(segments, input.holder);
   const outOfRange: InvalidAtom[] = [];
@@ -36,7 +35,15 @@ export function decompose(input: { text: string; conversationId: string; holder:
   const { valid, invalid } = validateAtoms(inRange);
   const prepared = valid.map((a) => prepare(a, segments[a.sourceIdx]!));
   const { atoms, duplicatesRemoved } = dedupAtoms(prepared);
+  // §4.1 weighs the evidence; with no atom from the rules there is none to weigh (and nothing is recorded).
+  const context = atoms.length > 0 || input.rawAtoms ? sourceContextOf({ text: input.text, conversationId: input.conversationId, ...(input.mode ? { mode: input.mode } : {}) }) : uninferred(input);
   return { context, segments, atoms, rejected: [...outOfRange, ...invalid], duplicatesRemoved };
+}
+
+/** The source context of a text the rules found nothing in: the mode given, or unknown, not inferred. */
+function uninferred(input: { conversationId: string; mode?: SourceMode }): SourceContext {
+  const mode = input.mode ?? 'unknown';
+  return { mode, sourceWeight: BELIEF_CONFIG.sourceContext.modeWeights[mode], contextId: `${input.conversationId}:${mode}` };
 }
 
 function prepare(atom: RawAtom, claim: { text: string; span: { start: number; end: number } }): PreparedAtom {

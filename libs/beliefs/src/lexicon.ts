@@ -100,6 +100,8 @@ export const PHATIC_PREFIXES: readonly string[] = [
   'i am gonna', 'i wish', 'i hope', 'i want', 'i need', 'i should', 'i must', 'i have to', 'i am about to', 'i thank', 'i love that', 'i like that', 'i remember',
   'i forgot', 'i said', 'i told', 'i asked', 'i am just saying', 'i am curious', 'i am listening', 'i can imagine', 'i can tell', 'i can see', 'i can understand',
   'i could', 'i may', 'i might', 'i am kidding', 'i am joking', 'i do too', 'i am with you', 'i feel you', 'i feel the same', 'i am in the same',
+  // Talk about the conversation itself, not about the speaker.
+  'i like where this is going', 'i can share', 'my first thought',
 ];
 /** Second-person words: a clause about "you" is not a self-belief. */
 export const SECOND_PERSON: readonly string[] = ['you', 'your', 'yours', 'yourself', 'yourselves', 'u', 'ur'];

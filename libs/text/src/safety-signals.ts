@@ -266,6 +266,20 @@ export function affirmedPhrases(text: string, phrases: readonly string[]): strin
 
 /** The lock's four signals in one message (or a conversation's recent user text joined). */
 export function safetySignals(text: string): SafetySignals {
+  // A conversation's recent messages are read again on every turn: the answer is kept.
+  const known = READ.get(text);
+  if (known) return { ...known, cues: [...known.cues] };
+  const result = readSignals(text);
+  if (READ.size >= READ_CAPACITY) READ.delete(READ.keys().next().value!);
+  READ.set(text, result);
+  return { ...result, cues: [...result.cues] };
+}
+
+/** Texts read lately and their signals (insertion order: the oldest goes first). */
+const READ = new Map<string, SafetySignals>();
+const READ_CAPACITY = 2_000;
+
+function readSignals(text: string): SafetySignals {
   const result: SafetySignals = { shame: false, isolation: false, dependencyFear: false, relationalStrain: false, cues: [] };
   for (const [signal, phrases, origin] of EXPANDED) {
     const seen = new Set<string>();
