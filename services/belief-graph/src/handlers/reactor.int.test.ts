@@ -187,7 +187,8 @@ describe('the belief graph on live turns (self-belief-decomposer.md, belief-chal
     expect(graph.nodes.length).toBeGreaterThanOrEqual(3);
     const ctx = await g.context(user, { challengeWanted: false });
     expect(ctx.coreBeliefs.map((b) => b.canonicalText).sort()).toEqual(['i am a patient person', 'i like quiet mornings']);
-    expect(ctx.coreBeliefs[0]!.embedding.length).toBe(LOCAL_EMBEDDING.dimensions);
+    // The model and the embedded text, from which the gate makes the local vector again.
+    expect(ctx.coreBeliefs[0]).toMatchObject({ embedding: [], embeddingModel: `${LOCAL_EMBEDDING.model}-${LOCAL_EMBEDDING.dimensions}`, embeddingText: expect.any(String) });
   });
 
   it('offers exactly one challenge for a harmful belief repeated over more than 7 days, never while the lock holds, and updates its confidence from the answer', async () => {

@@ -27,7 +27,7 @@ export function createGetBeliefContextQuery(db: Kysely<BeliefDb>): (request: Uin
     const at = req.at ?? new Date(0);
     const core = await db
       .selectFrom('nodes')
-      .select(['belief_id', 'canonical_text', 'canonical_hash', 'polarity', 'belief_type', 'temporal_scope', 'stream', 'embedding', 'embedding_model', 'embedding_text'])
+      .select(['belief_id', 'canonical_text', 'canonical_hash', 'polarity', 'belief_type', 'temporal_scope', 'stream', 'embedding_model', 'embedding_text'])
       .where('user_id', '=', req.userId)
       .where('holder', '=', 'companion')
       .where('deleted_at', 'is', null)
@@ -45,7 +45,8 @@ export function createGetBeliefContextQuery(db: Kysely<BeliefDb>): (request: Uin
         beliefType: n.belief_type,
         temporalScope: n.temporal_scope,
         stream: n.stream,
-        embedding: n.embedding,
+        // Not sent: the gate compares only local vectors, which it makes again from the text.
+        embedding: [],
         embeddingModel: n.embedding_model,
         embeddingText: n.embedding_text,
       })),

@@ -7,14 +7,28 @@ import type { GateVerdict } from './verdict.js';
 // The embedder the graph uses offline: pure and synchronous, so a gate can call it.
 const local = createLocalEmbedder({ dimensions: BELIEF_CONFIG.embeddings.localDimensions, model: BELIEFS.localEmbeddingModel });
 
+/** The local vectors of the core beliefs' texts, kept: the same few texts come back every turn. */
+const VECTORS = new Map<string, number[]>();
+const VECTORS_CAPACITY = 5_000;
+function embedOnce(text: string): number[] {
+  let v = VECTORS.get(text);
+  if (!v) {
+    if (VECTORS.size >= VECTORS_CAPACITY) VECTORS.delete(VECTORS.keys().next().value!);
+    v = local.embedSync(text);
+    VECTORS.set(text, v);
+  }
+  return v;
+}
+
 /** The name the local embedder records on the vectors it makes ("hearth-local-256"). */
 export const LOCAL_EMBEDDING_MODEL = local.model;
 
 /**
  * The graph's core companion beliefs as the conflict engine sees them. A
- * belief's vector is kept only when it came from the local embedder, the one
- * the gate embeds a draft with: vectors of two models are not comparable, so
- * such a belief is checked by its canonical hash only (contradiction, no tension).
+ * belief has a vector only when the graph embedded it with the local embedder,
+ * the one the gate embeds a draft with (re-embedded here from its text):
+ * vectors of two models are not comparable, so another model's belief is
+ * checked by its canonical hash only (contradiction, no tension).
  */
 export function coreBeliefViews(core: readonly belief.CoreBelief[]): NodeView[] {
   return core.map((b) => ({
@@ -25,7 +39,9 @@ export function coreBeliefViews(core: readonly belief.CoreBelief[]): NodeView[] 
     beliefType: b.beliefType as BeliefType,
     temporalScope: b.temporalScope as TemporalScope,
     stream: b.stream as Stream,
-    vector: b.embeddingModel === LOCAL_EMBEDDING_MODEL ? [...b.embedding] : [],
+    // The local embedder is a pure function of the text: re-embedding it here is the
+    // recorded vector, and the graph need not send 256 floats a belief on every turn.
+    vector: b.embeddingModel === LOCAL_EMBEDDING_MODEL ? embedOnce(b.embeddingText) : [],
   }));
 }
 

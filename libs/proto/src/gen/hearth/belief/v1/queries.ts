@@ -111,6 +111,10 @@ export interface CoreBelief {
   beliefType: string;
   temporalScope: string;
   stream: string;
+  /**
+   * Empty in GetBeliefContext answers: the orchestrator's gate compares only
+   * vectors of the local embedder, which it makes again from embedding_text.
+   */
   embedding: number[];
   embeddingModel: string;
   embeddingText: string;
