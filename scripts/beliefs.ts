@@ -10,18 +10,21 @@
 // logs, so it gives the same graph as live and skips what is already there.
 import cliProgress from 'cli-progress';
 import { Command } from 'commander';
-import { Bus, type ServiceName } from '@hearth/bus';
+import { Bus } from '@hearth/bus';
 import { createBeliefQueries, isUuid } from '@hearth/events';
 import { eventEncryption, loadHostConfig, schemaFor } from '@hearth/host';
-import { migrateSchema, openDatabase, reactOnce, schemaDb, startProjection } from '@hearth/store';
+import { migrateSchema, openDatabase, schemaDb, startProjection } from '@hearth/store';
 import { createLogger } from '@hearth/telemetry';
 import type { BeliefDb } from '../services/belief-graph/src/db.js';
-import { beliefRuntime, beliefsProjection, createBeliefReactor, service as beliefGraph } from '../services/belief-graph/src/index.js';
+import { backfill, beliefRuntime, beliefsProjection, service as beliefGraph } from '../services/belief-graph/src/index.js';
 
-const config = loadHostConfig();
-const log = createLogger({ service: 'beliefs', level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL, stderr: true });
+// Read when a command needs NATS or the database (`version` needs neither).
+let host: ReturnType<typeof loadHostConfig> | undefined;
+const hostConfig = () => (host ??= loadHostConfig());
+const log = createLogger({ service: 'beliefs', level: 'warn', stderr: true });
 
 async function connect(name: string): Promise<Bus> {
+  const config = hostConfig();
   return Bus.connect({ url: config.NATS_URL, name, user: config.NATS_USER, pass: config.NATS_PASSWORD, namespace: config.HEARTH_NAMESPACE, logger: log, encryption: eventEncryption(config, log) });
 }
 
@@ -37,6 +40,7 @@ program
   .description('Decompose every user and assistant message and persona seed already in the log (skips what this extractor version already did)')
   .option('--user <id>', 'only this user', uuid)
   .action(async (opts: { user?: string }) => {
+    const config = hostConfig();
     const bus = await connect('hearth-beliefs-backfill');
     const database = await openDatabase({ url: config.DATABASE_URL, pgliteDir: config.PGLITE_DIR });
     const schema = schemaFor(config.HEARTH_NAMESPACE, 'belief-graph');
@@ -44,27 +48,40 @@ program
     let code = 0;
     try {
       await migrateSchema(database, schema, beliefGraph.migrations);
+      // As the services declare them at start: a namespace where nothing ran yet has an empty log.
+      await bus.ensureStreams(['ingress', 'orchestrator', 'belief-graph']);
       const runtime = beliefRuntime(process.env, log);
       console.error(`[beliefs] backfill with extractor version ${runtime.extractorVersion}`);
       // The reactor decides on the projection: run it here too (alongside a live service it is one more replica).
       const projection = await startProjection(bus, db, 'belief-graph', beliefsProjection);
-      const reactor = createBeliefReactor({ bus, db, logger: log, ...runtime });
+      const bars = new Map<string, cliProgress.SingleBar>();
+      let last = '';
       try {
-        for (const source of ['ingress', 'orchestrator'] as ServiceName[]) {
-          const total = await bus.lastSeq(source);
-          const bar = process.stderr.isTTY ? new cliProgress.SingleBar({ format: `${source.padEnd(13)} {bar} {value}/{total} seq`, stream: process.stderr }, cliProgress.Presets.shades_classic) : undefined;
-          bar?.start(Math.max(total, 1), 0);
-          let n = 0;
-          for await (const e of bus.read(source, opts.user ? { key: opts.user } : {})) {
-            if (e.userId && !e.erased) await reactOnce(db, { ...reactor, name: `backfill-${runtime.extractorVersion}` }, e);
-            n++;
-            bar?.update(e.seq);
-            if (!bar && n % 1000 === 0) console.error(`[beliefs] ${source}: ${e.seq}/${total}`);
-          }
-          bar?.stop();
-          console.error(`[beliefs] ${source}: ${n} events read`);
-        }
+        const r = await backfill(
+          { bus, db, logger: log, ...runtime },
+          {
+            ...(opts.user ? { userId: opts.user } : {}),
+            onProgress: ({ source, seq, total }) => {
+              if (process.stderr.isTTY) {
+                let bar = bars.get(source);
+                if (!bar) {
+                  for (const b of bars.values()) b.stop();
+                  bar = new cliProgress.SingleBar({ format: `${source.padEnd(13)} {bar} {value}/{total} seq`, stream: process.stderr }, cliProgress.Presets.shades_classic);
+                  bar.start(Math.max(total, 1), 0);
+                  bars.set(source, bar);
+                }
+                bar.update(Math.min(seq, total));
+              } else if (source !== last || seq % 1000 === 0) {
+                console.error(`[beliefs] ${source}: ${seq}/${total}`);
+                last = source;
+              }
+            },
+          },
+        );
+        for (const b of bars.values()) b.stop();
+        console.error(`[beliefs] ${r.events} events read, ${r.reacted} not read before by this version`);
       } finally {
+        for (const b of bars.values()) b.stop();
         for (const c of projection) await c.stop();
       }
       const done = await db.selectFrom('sources').select((eb) => eb.fn.countAll<string>().as('n')).where('extractor_version', '=', runtime.extractorVersion).executeTakeFirstOrThrow();
@@ -141,4 +158,10 @@ program
     process.stdout.write(`${beliefRuntime(process.env).extractorVersion}\n`);
   });
 
-await program.parseAsync();
+try {
+  await program.parseAsync();
+} catch (err) {
+  // A bad configuration or an unreachable server: say what, without a stack.
+  console.error(`beliefs: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(2);
+}

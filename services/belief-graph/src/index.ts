@@ -69,3 +69,4 @@ export { beliefsProjection } from './projections/beliefs.js';
 export { decideExtraction, extractedId, processed, type BeliefSource } from './handlers/extract.js';
 export { sourcesOf } from './handlers/reactor.js';
 export { createBeliefReactor } from './handlers/reactor.js';
+export { backfill, type BackfillProgress, type BackfillResult } from './backfill.js';

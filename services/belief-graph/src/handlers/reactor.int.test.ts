@@ -20,12 +20,13 @@ import { createListBeliefUsersQuery, createMergeBeliefsCommand, createRollbackCo
 import { createGetBeliefContextQuery } from '../queries/get-context.js';
 import { createGetBeliefsQuery } from '../queries/get-beliefs.js';
 import { GET_BELIEF_CONTEXT, GET_BELIEFS, LIST_BELIEF_USERS, MERGE_BELIEFS, ROLLBACK_EXTRACTOR_VERSION } from '@hearth/events';
+import { backfill } from '../backfill.js';
 import { createBeliefReactor } from './reactor.js';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
 const DAY = 86_400_000;
 
-async function startBeliefGraph(label: string, opts: { stub?: LlmStub } = {}) {
+async function startBeliefGraph(label: string, opts: { stub?: LlmStub; live?: boolean } = {}) {
   const ns = testNamespace(label);
   const clock = new ManualClock(new Date('2026-11-01T09:00:00Z'));
   const dbUrl = await databaseUrl();
@@ -46,7 +47,9 @@ async function startBeliefGraph(label: string, opts: { stub?: LlmStub } = {}) {
   await bus.serveQuery('belief-graph', ROLLBACK_EXTRACTOR_VERSION, createRollbackCommand(admin));
   await bus.serveQuery('belief-graph', LIST_BELIEF_USERS, createListBeliefUsersQuery(db));
   const reactor = createBeliefReactor({ bus, db, embedder, llm, extractorVersion: version });
-  const running: RunningConsumer[] = [...(await startProjection(bus, db, 'belief-graph', beliefsProjection)), ...(await startReactor(bus, db, 'belief-graph', reactor))];
+  // Not live: the log is written with no reactor reading it, as before a backfill.
+  const live = opts.live ?? true;
+  const running: RunningConsumer[] = [...(await startProjection(bus, db, 'belief-graph', beliefsProjection)), ...(live ? await startReactor(bus, db, 'belief-graph', reactor) : [])];
   const queries = createBeliefQueries(bus);
 
   /** Appends as the owning service would; returns the subject and sequence the reactor will record. */
@@ -61,6 +64,7 @@ async function startBeliefGraph(label: string, opts: { stub?: LlmStub } = {}) {
    * whatever it appended (a text with no belief appends nothing).
    */
   async function settled(userId: string, at: { subject: string; seq: number }): Promise<void> {
+    if (!live) return;
     if (!(await waitForPosition(db, reactor.name, at.subject, at.seq, { timeoutMs: 20_000 }))) throw new Error(`the reactor did not read ${at.subject}#${at.seq}`);
     const last = await bus.lastOnSubject('belief-graph', userId);
     if (last && !(await waitForPosition(db, beliefsProjection.name, last.subject, last.seq, { timeoutMs: 20_000 }))) throw new Error('the projection did not catch up');
@@ -75,6 +79,12 @@ async function startBeliefGraph(label: string, opts: { stub?: LlmStub } = {}) {
     queries,
     reactor,
     version,
+    runBackfill: (userId?: string) => backfill({ bus, db, embedder, llm, extractorVersion: version }, userId ? { userId } : {}),
+    /** Waits until the projection has applied the user's whole belief chain. */
+    async caughtUp(userId: string): Promise<void> {
+      const last = await bus.lastOnSubject('belief-graph', userId);
+      if (last && !(await waitForPosition(db, beliefsProjection.name, last.subject, last.seq, { timeoutMs: 20_000 }))) throw new Error('the projection did not catch up');
+    },
     newUser: () => ({ userId: randomUUID(), aiFriendId: randomUUID(), conversationId: randomUUID() }),
     /** A user message as ingress appends it; resolves once decomposed. */
     async says(user: { userId: string; aiFriendId: string; conversationId: string }, text: string): Promise<string> {
@@ -327,5 +337,59 @@ describe('the belief graph with an LLM configured (a local OpenAI-compatible stu
     const report = await replayProjection({ bus: g.bus, database: g.database, service: 'belief-graph', schema: g.schema, projection: beliefsProjection, migrations: service.migrations, keep: false });
     expect(report.equal).toBe(true);
     expect(stub.requests.length).toBe(asked);
+  });
+});
+
+describe('pnpm beliefs backfill over a log no reactor read', () => {
+  let live: Graph;
+  let cold: Graph;
+  beforeAll(async () => {
+    live = await startBeliefGraph('t_beliefs_live');
+    cold = await startBeliefGraph('t_beliefs_cold', { live: false });
+  });
+  afterAll(async () => {
+    await live.stop();
+    await cold.stop();
+  });
+
+  /** The same conversation, told to a graph: the persona, then messages and replies a day apart. */
+  async function converse(g: Graph, user: ReturnType<Graph['newUser']>): Promise<void> {
+    await g.persona(user, ['I like quiet mornings.', "I'm a patient person."]);
+    for (const [said, reply] of [
+      ["I'm a patient person.", 'Me? I love rainy afternoons.'],
+      ["Honestly, I'm not a patient person.", "I don't like quiet mornings, to be honest."],
+      ['My family disrespects me for not working with my hands.', 'That sounds heavy.'],
+    ] as const) {
+      await g.says(user, said);
+      await g.replies(user, reply);
+      g.clock.advance(DAY);
+    }
+  }
+
+  const shape = (r: belief.GetBeliefsResponse) => ({
+    nodes: r.nodes.map((n) => [n.holder, n.canonicalText, n.polarity, n.occurrenceCount, n.stream, n.status]).sort(),
+    conflicts: r.conflicts.map((c) => c.conflictType).sort(),
+    links: r.links.length,
+  });
+
+  it('gives the graph live gives, and a second run reads the log and decides nothing', async () => {
+    const a = live.newUser();
+    const b = cold.newUser();
+    await converse(live, a);
+    await converse(cold, b);
+    expect((await cold.queries.get(b.userId, '')).nodes).toEqual([]);
+
+    const first = await cold.runBackfill();
+    await cold.caughtUp(b.userId);
+    const before = await cold.events(b.userId);
+    const again = await cold.runBackfill();
+
+    const liveGraph = shape(await live.queries.get(a.userId, ''));
+    expect(liveGraph.nodes.length).toBeGreaterThan(3);
+    expect(liveGraph.conflicts).toContain('contradiction');
+    expect(shape(await cold.queries.get(b.userId, ''))).toEqual(liveGraph);
+    expect(first.reacted).toBeGreaterThan(0);
+    expect(again.reacted).toBe(0);
+    expect(await cold.events(b.userId)).toHaveLength(before.length);
   });
 });
