@@ -29,6 +29,8 @@ export interface BeliefSource {
   holder: Holder;
   sourceKind: 'user_message' | 'assistant_reply' | 'persona_seed';
   sourceMessageId: string;
+  /** The user message of the turn it belongs to (the admin turn trail lists it), or '' for a persona seed. */
+  correlationId: string;
   conversationId: string;
   aiFriendId: string;
   text: string;
@@ -184,7 +186,7 @@ export async function decideExtraction(deps: ExtractDeps, src: BeliefSource, rul
     exchanges: exchanges.map(llmExchangeToProto),
     embeddingModel: model,
   };
-  return draft(Events.BeliefsExtracted, payload, { userId: src.userId, causationId: src.eventId, correlationId: src.sourceMessageId, id: extractedId(src, deps.extractorVersion), occurredAt: src.at });
+  return draft(Events.BeliefsExtracted, payload, { userId: src.userId, causationId: src.eventId, correlationId: src.correlationId, id: extractedId(src, deps.extractorVersion), occurredAt: src.at });
 }
 
 /** §4.8: atoms whose rules confidence is under the threshold are re-read by the LLM, when one is configured. */

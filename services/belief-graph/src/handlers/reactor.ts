@@ -70,18 +70,22 @@ export function sourcesOf(event: StoredEvent): BeliefSource[] {
       // A retention turn has no user text; a refused pre-activation message is out of the history.
       if (t.source === 'retention' || !t.text.trim()) return [];
       if (t.userState !== 'ACTIVE' && !t.activatesUser) return [];
-      return [{ ...base, holder: 'user', sourceKind: 'user_message', sourceMessageId: t.messageId, conversationId: t.conversationId, aiFriendId: t.aiFriendId, text: t.text }];
+      return [{ ...base, holder: 'user', sourceKind: 'user_message', sourceMessageId: t.messageId, correlationId: t.messageId, conversationId: t.conversationId, aiFriendId: t.aiFriendId, text: t.text }];
     }
     case Events.TurnCompleted.name: {
       const t = payloadOf(event, Events.TurnCompleted);
       if (t.source !== 'chat' || NOT_SELF_SPEECH.has(t.outcome) || !t.assistantText.trim()) return [];
-      return [{ ...base, holder: 'companion', sourceKind: 'assistant_reply', sourceMessageId: t.assistantMessageId, conversationId: t.conversationId, aiFriendId: t.aiFriendId, text: t.assistantText }];
+      return [
+        { ...base, holder: 'companion', sourceKind: 'assistant_reply', sourceMessageId: t.assistantMessageId, correlationId: t.messageId, conversationId: t.conversationId, aiFriendId: t.aiFriendId, text: t.assistantText },
+      ];
     }
     case Events.PersonaAssigned.name: {
       const p = payloadOf(event, Events.PersonaAssigned);
       if (p.selfStatements.length === 0) return [];
       // The template is the persona's own considered account of itself (§4.1 introspection).
-      return [{ ...base, holder: 'companion', sourceKind: 'persona_seed', sourceMessageId: event.id, conversationId: '', aiFriendId: p.aiFriendId, text: p.selfStatements.join(' '), mode: 'introspection' }];
+      return [
+        { ...base, holder: 'companion', sourceKind: 'persona_seed', sourceMessageId: event.id, correlationId: '', conversationId: '', aiFriendId: p.aiFriendId, text: p.selfStatements.join(' '), mode: 'introspection' },
+      ];
     }
     default:
       return [];
