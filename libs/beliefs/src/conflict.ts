@@ -41,7 +41,7 @@ export function detectConflicts(node: NodeView, others: readonly NodeView[]): Co
 /**
  * Attributes one holds one value of at a time (Hearth, beyond §4.15: the most
  * common self-contradiction of chatbots in DECODE is a second value, not a
- * negation — "i am from georgia" then "i am from ohio"). Each pattern's first
+ * negation — "i am from oregon" then "i am from ohio"). Each pattern's first
  * group is the value.
  */
 const EXCLUSIVE_SLOTS: readonly { slot: string; pattern: RegExp }[] = [

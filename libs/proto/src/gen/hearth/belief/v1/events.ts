@@ -92,7 +92,7 @@ export interface ConflictDetected {
   conflictType: string;
   /**
    * polarity_flip | semantic_opposition (§4.15) | exclusive_value (one attribute
-   * held at a time given two values: "i am from georgia" / "i am from ohio")
+   * held at a time given two values: "i am from oregon" / "i am from ohio")
    */
   detectionMethod: string;
   similarity: number;
