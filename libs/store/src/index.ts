@@ -8,6 +8,7 @@ export {
   checkpointOf,
   positionOf,
   waitForPosition,
+  requireApplied,
   waitForCheckpoint,
   GAP_RETRY_MS,
   type Projection,

@@ -231,6 +231,22 @@ export async function waitForPosition(
 }
 
 /**
+ * Throws unless the projection has applied `last`'s subject up to `last` within
+ * the wait: a decision on a chain is taken on a read model that holds every
+ * earlier event of that chain. Nothing to wait for when the chain is empty.
+ */
+export async function requireApplied(
+  db: AnyDb,
+  projection: string,
+  last: { subject: string; seq: number } | null,
+  opts: { timeoutMs?: number } = {},
+): Promise<void> {
+  if (last && !(await waitForPosition(db, projection, last.subject, last.seq, opts))) {
+    throw new Error(`projection ${projection} has not caught up with ${last.subject}#${last.seq}`);
+  }
+}
+
+/**
  * Waits until a projection has applied a stream up to `seq` (a read model that
  * must hold everything on its sources as of some moment, e.g. a scheduled
  * decision). Returns false on timeout.

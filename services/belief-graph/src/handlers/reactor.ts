@@ -1,7 +1,7 @@
 import { replySignal, updateConfidence } from '@hearth/beliefs';
 import { appendDecided, draft, payloadOf, type Bus, type EventDraft, type StoredEvent } from '@hearth/bus';
 import { deriveId, Events, type TurnCompleted } from '@hearth/events';
-import { waitForPosition, type Reactor } from '@hearth/store';
+import { requireApplied, type Reactor } from '@hearth/store';
 import { counter } from '@hearth/telemetry';
 import { SERVICE } from '../config.js';
 import { beliefsProjection } from '../projections/beliefs.js';
@@ -45,9 +45,7 @@ export function createBeliefReactor(deps: BeliefReactorDeps): Reactor {
       const answers = completed?.source === 'chat' ? (completed.beliefs?.answersChallengeId ?? '') : '';
       if (sources.length === 0 && !challenge && !answers) return;
       await appendDecided(deps.bus, 'belief-graph', event.userId, async (last) => {
-        if (last && !(await waitForPosition(deps.db, beliefsProjection.name, last.subject, last.seq, { timeoutMs: SERVICE.projectionWaitMs }))) {
-          throw new Error(`projection ${beliefsProjection.name} has not caught up with ${last.subject}#${last.seq}`);
-        }
+        await requireApplied(deps.db, beliefsProjection.name, last, { timeoutMs: SERVICE.projectionWaitMs });
         const drafts: EventDraft[] = [];
         if (completed && answers) drafts.push(...(await challengeFollowUp(deps, event, completed, answers)));
         for (const { src, decomposition } of sources) {

@@ -2,7 +2,7 @@ import { appendDecided, draft, type Bus } from '@hearth/bus';
 import type { Clock } from '@hearth/clock';
 import { deriveId, Events, isUuid } from '@hearth/events';
 import { belief } from '@hearth/proto';
-import { waitForPosition } from '@hearth/store';
+import { requireApplied } from '@hearth/store';
 import type { Logger } from '@hearth/telemetry';
 import type { Kysely } from 'kysely';
 import { SERVICE } from '../config.js';
@@ -16,12 +16,6 @@ interface AdminDeps {
   logger?: Logger;
 }
 
-async function caughtUp(deps: AdminDeps, last: { subject: string; seq: number } | null): Promise<void> {
-  if (last && !(await waitForPosition(deps.db, beliefsProjection.name, last.subject, last.seq, { timeoutMs: SERVICE.projectionWaitMs }))) {
-    throw new Error(`projection ${beliefsProjection.name} has not caught up with ${last.subject}#${last.seq}`);
-  }
-}
-
 /**
  * MergeBeliefs (§4.12, §8.3): an admin's merge of the two nodes a tentative
  * link joins — never automatic (§9.4). The older node is kept; the other's
@@ -33,7 +27,7 @@ export function createMergeBeliefsCommand(deps: AdminDeps): (request: Uint8Array
     if (!isUuid(req.userId) || !isUuid(req.linkId)) throw new Error('MergeBeliefsRequest.user_id and link_id must be uuids');
     let answer: belief.MergeBeliefsResponse = { found: false, keptBeliefId: '', mergedBeliefId: '', error: '' };
     await appendDecided(deps.bus, 'belief-graph', req.userId, async (last) => {
-      await caughtUp(deps, last);
+      await requireApplied(deps.db, beliefsProjection.name, last, { timeoutMs: SERVICE.projectionWaitMs });
       const link = await deps.db.selectFrom('links').selectAll().where('link_id', '=', req.linkId).where('user_id', '=', req.userId).executeTakeFirst();
       if (!link) return [];
       const pair = await deps.db.selectFrom('nodes').select(['belief_id', 'created_at', 'deleted_at', 'merged_into', 'holder']).where('belief_id', 'in', [link.from_belief_id, link.to_belief_id]).orderBy('created_at').orderBy('belief_id').execute();
@@ -77,7 +71,7 @@ export function createRollbackCommand(deps: AdminDeps): (request: Uint8Array) =>
     if (!/^[0-9a-f]{8,64}$/.test(req.extractorVersion)) throw new Error(`extractor_version must be a hex hash, got ${JSON.stringify(req.extractorVersion.slice(0, 64))}`);
     let count = 0;
     await appendDecided(deps.bus, 'belief-graph', req.userId, async (last) => {
-      await caughtUp(deps, last);
+      await requireApplied(deps.db, beliefsProjection.name, last, { timeoutMs: SERVICE.projectionWaitMs });
       const rows = await deps.db
         .selectFrom('occurrences')
         .select('occurrence_id')

@@ -2,7 +2,7 @@ import { appendDecided, draft, payloadOf, type Bus, type EventDraft, type Stored
 import type { Clock } from '@hearth/clock';
 import { deriveId, Events, llmExchangeToProto, type TurnCompleted } from '@hearth/events';
 import type { Embedder, LlmExchange } from '@hearth/llm';
-import { waitForPosition, type Reactor } from '@hearth/store';
+import { requireApplied, type Reactor } from '@hearth/store';
 import { counter, type Logger } from '@hearth/telemetry';
 import type { Kysely } from 'kysely';
 import type { LlmExtractor } from '../adapters/llm-extractor.js';
@@ -87,9 +87,7 @@ export function createWritebackReactor(deps: WritebackDeps): Reactor {
       const writtenId = deriveId('memory', 'written', event.id);
       await appendDecided(bus, 'memory', event.userId, async (last) => {
         if (last?.id === writtenId) return [];
-        if (last && !(await waitForPosition(db, memoriesProjection.name, last.subject, last.seq, { timeoutMs: WRITEBACK.projectionWaitMs }))) {
-          throw new Error(`projection ${memoriesProjection.name} has not caught up with ${last.subject}#${last.seq}`);
-        }
+        await requireApplied(db, memoriesProjection.name, last, { timeoutMs: WRITEBACK.projectionWaitMs });
         // Written before, past the dedup window: nothing new to decide.
         const done = await db.selectFrom('memory_turns').select('assistant_message_id').where('assistant_message_id', '=', turn.assistantMessageId).executeTakeFirst();
         if (done) return [];

@@ -3,7 +3,7 @@ import type { Clock } from '@hearth/clock';
 import { deriveId, Events, isUuid } from '@hearth/events';
 import type { Embedder } from '@hearth/llm';
 import { memory } from '@hearth/proto';
-import { waitForPosition } from '@hearth/store';
+import { requireApplied, waitForPosition } from '@hearth/store';
 import type { Logger } from '@hearth/telemetry';
 import type { Kysely, Selectable } from 'kysely';
 import { RETRIEVAL, WRITEBACK } from '../config.js';
@@ -278,9 +278,7 @@ export function createInvalidateMemoryQuery(deps: QueryDeps) {
             ],
       );
       const last = await deps.bus.lastOnSubject('memory', userId);
-      if (last && !(await waitForPosition(deps.db, memoriesProjection.name, last.subject, last.seq, { timeoutMs: WRITEBACK.projectionWaitMs }))) {
-        throw new Error(`projection ${memoriesProjection.name} has not applied ${last.subject}#${last.seq}`);
-      }
+      await requireApplied(deps.db, memoriesProjection.name, last, { timeoutMs: WRITEBACK.projectionWaitMs });
     }
     const after = await deps.db.selectFrom('memories').selectAll().where('memory_id', '=', memoryId).executeTakeFirstOrThrow();
     return memory.InvalidateMemoryResponse.encode({ found: true, memory: toRecord(after) }).finish();

@@ -3,7 +3,7 @@ import type { Clock } from '@hearth/clock';
 import { deriveId, Events, isUuid, llmExchangeToProto, type RetentionPlanned } from '@hearth/events';
 import type { LlmExchange } from '@hearth/llm';
 import type { orchestrator } from '@hearth/proto';
-import { waitForPosition, type Reactor } from '@hearth/store';
+import { requireApplied, type Reactor } from '@hearth/store';
 import { counter, type Logger } from '@hearth/telemetry';
 import type { Kysely } from 'kysely';
 import type { MemoryPort } from '../adapters/memory.js';
@@ -73,14 +73,10 @@ export function createRenderRetentionReactor(deps: RenderRetentionDeps): Reactor
       const results = await appendDecided(bus, 'orchestrator', event.userId, async (last) => {
         seen.decided = undefined;
         if (last?.id === decisionId) return [];
-        if (last && !(await waitForPosition(db, turnsProjection.name, last.subject, last.seq, { timeoutMs: RECIPE.projectionWaitMs }))) {
-          throw new Error(`projection ${turnsProjection.name} has not caught up with ${last.subject}#${last.seq}`);
-        }
+        await requireApplied(db, turnsProjection.name, last, { timeoutMs: RECIPE.projectionWaitMs });
         // §14.4 "immediately": the controls as of the user's latest ingress event.
         const controls = await bus.lastOnSubject('ingress', event.userId);
-        if (controls && !(await waitForPosition(db, profilesProjection.name, controls.subject, controls.seq, { timeoutMs: RECIPE.projectionWaitMs }))) {
-          throw new Error(`projection ${profilesProjection.name} has not caught up with ${controls.subject}#${controls.seq}`);
-        }
+        await requireApplied(db, profilesProjection.name, controls, { timeoutMs: RECIPE.projectionWaitMs });
         // Rendered before, past the dedup window.
         const done = await db.selectFrom('dialogue').select('assistant_message_id').where('user_id', '=', event.userId).where('user_message_id', '=', planned.retentionId).executeTakeFirst();
         if (done) return [];

@@ -2,7 +2,7 @@ import { appendDecided, draft, payloadOf, type Bus, type StoredEvent } from '@he
 import type { Clock } from '@hearth/clock';
 import { deriveId, Events, llmExchangeToProto, type TurnRouted } from '@hearth/events';
 import type { ChatClient } from '@hearth/llm';
-import { waitForPosition, type Reactor } from '@hearth/store';
+import { requireApplied, type Reactor } from '@hearth/store';
 import { counter, histogram, type Logger } from '@hearth/telemetry';
 import { mergeSafetySignals, normalizeUserText, parseCorrection, safetySignals, signalsFromFlags, TOPIC_DETECTION, type CorrectionCommand, type SafetySignals } from '@hearth/text';
 import type { Kysely } from 'kysely';
@@ -113,9 +113,7 @@ export function createRespondReactor(input: RespondDeps): Reactor {
         // nothing, and above all ask the LLM nothing.
         if (last?.id === replyId) return [];
         // Decide on projections that have applied every earlier event of this user's chain.
-        if (last && !(await waitForPosition(db, turnsProjection.name, last.subject, last.seq, { timeoutMs: RECIPE.projectionWaitMs }))) {
-          throw new Error(`projection ${turnsProjection.name} has not caught up with ${last.subject}#${last.seq}`);
-        }
+        await requireApplied(db, turnsProjection.name, last, { timeoutMs: RECIPE.projectionWaitMs });
         const turn = await runRecipe(deps, event, routed);
         // The relationship first: once a client has its reply, the turn's writes are on the log.
         const drafts = turn.relationship

@@ -1,5 +1,5 @@
 import type { StoredEvent } from '@hearth/bus';
-import { waitForPosition } from '@hearth/store';
+import { requireApplied } from '@hearth/store';
 import type { Kysely } from 'kysely';
 import { SCHEDULER } from '../config.js';
 import type { RetentionDb } from '../db.js';
@@ -9,9 +9,7 @@ import { loadRecords } from '../state.js';
 
 /** Decide only on a projection that has applied the chain up to `last` (its own earlier decisions). */
 export async function caughtUp(db: Kysely<RetentionDb>, last: StoredEvent | null): Promise<void> {
-  if (last && !(await waitForPosition(db, retentionProjection.name, last.subject, last.seq, { timeoutMs: SCHEDULER.catchUpWaitMs }))) {
-    throw new Error(`projection ${retentionProjection.name} has not caught up with ${last.subject}#${last.seq}`);
-  }
+  await requireApplied(db, retentionProjection.name, last, { timeoutMs: SCHEDULER.catchUpWaitMs });
 }
 
 /**
