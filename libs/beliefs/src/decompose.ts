@@ -12,6 +12,11 @@ import { validateAtoms } from './validate.js';
 
 const FIRST_PERSON = /(^|[^\p{L}])(i|i['’](m|ve|d|ll)|im|ive|my|me|myself|mine)(?![\p{L}])/iu;
 
+/** Whether a text has a first-person word: only such a text can hold an atom the rules keep (§4.4). */
+export function hasFirstPerson(text: string): boolean {
+  return FIRST_PERSON.test(text);
+}
+
 /**
  * Phases 1–6 of §2 (and the stream of §4.13) for one source text: source
  * context, segments, atoms (the LLM atomizer's `rawAtoms` when given, else the
@@ -23,7 +28,7 @@ const FIRST_PERSON = /(^|[^\p{L}])(i|i['’](m|ve|d|ll)|im|ive|my|me|myself|mine
  */
 export function decompose(input: { text: string; conversationId: string; holder: Holder; mode?: SourceMode; rawAtoms?: readonly RawAtom[] }): Decomposition {
   // Every atom the rules keep is first person (§4.4): a text with no first-person word has none.
-  if (!input.rawAtoms && !FIRST_PERSON.test(input.text)) return { context: uninferred(input), segments: [], atoms: [], rejected: [], duplicatesRemoved: 0 };
+  if (!input.rawAtoms && !hasFirstPerson(input.text)) return { context: uninferred(input), segments: [], atoms: [], rejected: [], duplicatesRemoved: 0 };
   const segments = segment(input.text);
   const raw = input.rawAtoms ?? atomizeRules(segments, input.holder);
   const outOfRange: InvalidAtom[] = [];

@@ -11,7 +11,7 @@ export { dedupAtoms, type Dedupable } from './dedup.js';
 export { epistemicsOf } from './epistemics.js';
 export { streamOf } from './stream.js';
 export { embeddingTextOf } from './embedding-text.js';
-export { decompose } from './decompose.js';
+export { decompose, hasFirstPerson } from './decompose.js';
 export { resolveAtom, rankBySimilarity } from './resolve.js';
 export { detectConflicts, exclusiveSlot, isMomentary } from './conflict.js';
 export { linkConfidence, linkStateOf, orderedPair, type LinkState } from './links.js';

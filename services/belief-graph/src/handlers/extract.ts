@@ -19,7 +19,7 @@ import { counter, type Logger } from '@hearth/telemetry';
 import type { Kysely } from 'kysely';
 import type { BeliefLlm } from '../adapters/llm.js';
 import type { BeliefDb } from '../db.js';
-import { nodeViews } from '../domain/views.js';
+import { nodeViews } from '../adapters/node-views.js';
 
 /** One text the decomposer reads: a user message, an assistant reply, or the persona's seed. */
 export interface BeliefSource {

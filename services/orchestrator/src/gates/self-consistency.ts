@@ -1,4 +1,4 @@
-import { BELIEF_CONFIG, selfConsistency, type BeliefType, type NodeView, type Polarity, type Stream, type TemporalScope } from '@hearth/beliefs';
+import { BELIEF_CONFIG, hasFirstPerson, selfConsistency, type BeliefType, type NodeView, type Polarity, type Stream, type TemporalScope } from '@hearth/beliefs';
 import { createLocalEmbedder } from '@hearth/llm';
 import type { belief } from '@hearth/proto';
 import { BELIEFS } from '../config.js';
@@ -48,13 +48,12 @@ export function coreBeliefViews(core: readonly belief.CoreBelief[]): NodeView[] 
 // A sentence with a first-person word: only these can state a belief of the
 // companion's (the atomizer keeps "i …", "my …" and "… me" clauses), and
 // decomposing only them keeps the gate well under a millisecond a reply.
-const FIRST_PERSON = /(?:^|[^\p{L}'’])(?:i|i['’](?:m|ve|d|ll)|im|me|my|myself|mine)(?![\p{L}'’])/iu;
 
 function selfSentences(text: string): string {
   // Split after sentence marks, each keeping its own (a question stays a question).
   return text
     .split(/(?<=[.!?…。！？])\s+/u)
-    .filter((s) => FIRST_PERSON.test(s))
+    .filter(hasFirstPerson)
     .join(' ');
 }
 
