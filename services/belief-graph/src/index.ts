@@ -7,6 +7,7 @@ import type { Logger } from '@hearth/telemetry';
 import type { Kysely } from 'kysely';
 import { migration as m0001 } from '../migrations/2026_11_27_0001_beliefs.js';
 import { createChatBeliefLlm } from './adapters/llm-chat.js';
+import type { BeliefLlm } from './adapters/llm.js';
 import { LOCAL_EMBEDDING } from './config.js';
 import type { BeliefDb } from './db.js';
 import { createBeliefReactor } from './handlers/reactor.js';
@@ -17,7 +18,7 @@ import { createGetBeliefsQuery } from './queries/get-beliefs.js';
 
 export interface BeliefRuntime {
   embedder: Embedder;
-  llm: ReturnType<typeof createChatBeliefLlm> | null;
+  llm: BeliefLlm | null;
   extractorVersion: string;
 }
 

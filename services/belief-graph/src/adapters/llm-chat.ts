@@ -25,7 +25,7 @@ type Asked<T> = { value: T | null; exchanges: LlmExchange[]; error: string };
  * that is not the JSON asked for is sent once through the repair prompt
  * (§4.3, max_json_repair_attempts 1); every exchange is returned for the event.
  */
-export function createChatBeliefLlm(chat: ChatClient): BeliefLlm & { readonly provider: string; readonly model: string } {
+export function createChatBeliefLlm(chat: ChatClient): BeliefLlm {
   async function ask<T>(purpose: string, system: string, user: string, schema: z.ZodType<T>, example: string, seed: number): Promise<Asked<T>> {
     const exchanges: LlmExchange[] = [];
     try {

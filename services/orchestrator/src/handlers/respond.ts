@@ -371,7 +371,7 @@ const NOT_ASKED: BeliefLookup = { status: 'ok', context: emptyBeliefContext(), e
  */
 async function askBeliefs(
   deps: RespondDeps,
-  t: { event: StoredEvent; routed: TurnRouted; pipeline: string; source: 'chat' | 'retention'; fixed: boolean; aiFriendId: string; history: readonly { source: string; user_text: string }[] },
+  t: { event: StoredEvent; routed: TurnRouted; pipeline: string; source: 'chat' | 'retention'; fixed: boolean; aiFriendId: string; history: readonly { source: string; user_text: string; challenge_id: string }[] },
 ): Promise<AskedBeliefs> {
   if (t.source !== 'chat' || !BELIEFS.pipelines.includes(t.pipeline)) return { status: 'skipped', lookup: NOT_ASKED, signals: NO_SIGNALS, offered: null, skipped: 'not_chat' };
   if (t.fixed) return { status: 'skipped', lookup: NOT_ASKED, signals: NO_SIGNALS, offered: null, skipped: 'fixed_reply' };
@@ -380,14 +380,18 @@ async function askBeliefs(
     .slice(0, BELIEFS.recentUserTexts)
     .map((h) => safetySignals(h.user_text));
   const signals = mergeSafetySignals(signalsFromFlags(t.routed.flags), safetySignals(t.routed.text), ...recent);
-  const had = await deps.db
-    .selectFrom('dialogue')
-    .select('challenge_id')
-    .where('conversation_id', '=', t.routed.conversationId)
-    .where('user_id', '=', t.event.userId)
-    .where('challenge_id', '!=', '')
-    .limit(1)
-    .executeTakeFirst();
+  // The conversation's recent turns are loaded already; only a longer conversation needs the lookup.
+  const had =
+    t.history.some((h) => h.challenge_id !== '') ||
+    (t.history.length >= GATES.recentAssistantMessages &&
+      (await deps.db
+        .selectFrom('dialogue')
+        .select('challenge_id')
+        .where('conversation_id', '=', t.routed.conversationId)
+        .where('user_id', '=', t.event.userId)
+        .where('challenge_id', '!=', '')
+        .limit(1)
+        .executeTakeFirst()) !== undefined);
   const lookup = await deps.beliefs!.context({
     userId: t.event.userId,
     aiFriendId: t.aiFriendId,
