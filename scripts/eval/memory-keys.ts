@@ -15,8 +15,8 @@ import { Command } from 'commander';
 import { z } from 'zod';
 import { intArg, log } from '../bench/lib/cli.js';
 import { createProgress } from '../bench/lib/progress.js';
-import { extractHeuristic, extractOffline } from '../../services/memory/src/domain/extract/index.js';
-import type { Candidate, MemoryType } from '../../services/memory/src/domain/types.js';
+import { extractHeuristic, extractOffline } from '@hearth/memory-rules';
+import type { Candidate, MemoryType } from '@hearth/memory-rules';
 
 const REPO_ROOT = resolve(import.meta.dirname, '../..');
 const DEFAULT_DATA = resolve(REPO_ROOT, '..', 'shared', 'data', 'locomo', 'msc_personas_all.json');

@@ -2,7 +2,7 @@ import type { ChatClient, LlmExchange } from '@hearth/llm';
 import { LlmError } from '@hearth/llm';
 import { z } from 'zod';
 import { MEMORY_KEYS, OFFLINE_EXTRACTOR } from '../config.js';
-import { extractOffline } from '../domain/extract/index.js';
+import { extractOffline } from '@hearth/memory-rules';
 import { acceptLlmCandidates } from '../domain/llm-candidates.js';
 import type { Candidate } from '../domain/types.js';
 

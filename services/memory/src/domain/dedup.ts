@@ -1,5 +1,5 @@
 import { CONFIDENCE } from '../config.js';
-import { stanceOf } from './keys.js';
+import { stanceOf } from '@hearth/memory-rules';
 import type { Candidate, MemoryRow, StatedTime } from './types.js';
 
 /** What dedup makes of one candidate (§12.3, §12.3.2). */

@@ -1,6 +1,6 @@
 import { detectTopics, normalizeUserText, type TopicId } from '@hearth/text';
 import { RETRIEVAL } from '../config.js';
-import { parseKey } from './keys.js';
+import { parseKey } from '@hearth/memory-rules';
 
 const FIELD_WORDS: Record<string, string> = {
   home_country: 'home country',

@@ -1,4 +1,4 @@
-import { canonicalText, parseKey, stanceOf } from './keys.js';
+import { canonicalText, parseKey, stanceOf } from '@hearth/memory-rules';
 import type { Candidate } from './types.js';
 
 /** What the LLM extractor is asked to return, item by item. */

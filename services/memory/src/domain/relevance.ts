@@ -1,6 +1,6 @@
 import { stemmer } from 'stemmer';
 import { embeddingText } from './describe.js';
-import { parseKey } from './keys.js';
+import { parseKey } from '@hearth/memory-rules';
 import { STOP_WORDS } from './relevance-stopwords.js';
 
 /**

@@ -3,7 +3,7 @@ import { detectTopics, exchangeTopics, normalizeUserText, parseCorrection, type 
 import { decideCorrection } from './corrections.js';
 import { decideWrites } from './dedup.js';
 import { embeddingText, topicsOfMemory } from './describe.js';
-import { extractHeuristic, keysForTarget } from './extract/index.js';
+import { extractHeuristic, keysForTarget } from '@hearth/memory-rules';
 import { llmReasons } from './gate.js';
 import type { Candidate, MemoryRow, StatedTime } from './types.js';
 

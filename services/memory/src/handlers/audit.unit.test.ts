@@ -4,7 +4,7 @@ import { memory, orchestrator } from '@hearth/proto';
 import { storedEvent } from '@hearth/testing';
 import { offlineOutput } from '../adapters/llm-extractor.js';
 import { CONFIDENCE, LLM_EXTRACTION_GATE, OFFLINE_EXTRACTOR } from '../config.js';
-import { extractOffline } from '../domain/extract/index.js';
+import { extractOffline } from '@hearth/memory-rules';
 import type { Candidate } from '../domain/types.js';
 import { createWritebackReplay, decideWriteback, reWriteBack, type RecordedWriteback, type WritebackDecision, type WritebackState, type WritebackTurn } from './audit.js';
 

@@ -1,6 +1,6 @@
 import { parseKey } from '../keys.js';
 import { extractSentence, parseSentences, skipReason } from './broad.js';
-import { extractHeuristic } from './index.js';
+import { extractHeuristic } from './heuristic.js';
 
 // Monday 8 May 2023, 13:56 UTC.
 const AT = new Date('2023-05-08T13:56:00Z');

@@ -4,7 +4,7 @@
  * about the user, what marks a plan, a habit or a feeling. Words are compared in
  * lower case; stems match by prefix where a table says so.
  */
-import type { EventDomain } from '../../config.js';
+import type { EventDomain } from '../config.js';
 
 /** Stated times (stated-time.ts). */
 export const STATED_TIME = {

@@ -1,7 +1,7 @@
 import { parseKey } from '../keys.js';
 import type { Candidate } from '../types.js';
 import { extractRulesOnly } from './heuristic.js';
-import { extractHeuristic, extractOffline, keysForTarget } from './index.js';
+import { extractHeuristic, extractOffline, keysForTarget } from './heuristic.js';
 import * as L from './lexicon.js';
 
 // 10 May 2026 (UTC): events land in the 2026_05 bucket.

@@ -1,4 +1,4 @@
-import { MEMORY_KEYS, type EmotionPattern, type EventDomain, type FactField, type PreferenceCategory } from '../config.js';
+import { MEMORY_KEYS, type EmotionPattern, type EventDomain, type FactField, type PreferenceCategory } from './config.js';
 
 const FACTS: ReadonlySet<string> = new Set(MEMORY_KEYS.factFields);
 const CATEGORIES: ReadonlySet<string> = new Set(MEMORY_KEYS.preferenceCategories);

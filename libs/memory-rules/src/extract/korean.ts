@@ -6,7 +6,7 @@
  * data; each pattern is anchored on the first-person subject or topic so that
  * "친구가 서울에 살아요" (a friend lives in Seoul) keys nothing. Pure.
  */
-import type { FactField, PreferenceCategory } from '../../config.js';
+import type { FactField, PreferenceCategory } from '../config.js';
 import { canonicalText, factKey, preferenceKey, preferenceValue } from '../keys.js';
 import type { Candidate } from '../types.js';
 

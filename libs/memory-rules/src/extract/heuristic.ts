@@ -21,7 +21,7 @@
  * - What no rule keys, the broad extractor (broad.ts) may still keep as an event or pattern.
  */
 import { normalizeUserText } from '@hearth/text';
-import { BROAD, type EmotionPattern, type EventDomain, type FactField, type PreferenceCategory } from '../../config.js';
+import { BROAD, type EmotionPattern, type EventDomain, type FactField, type PreferenceCategory } from '../config.js';
 import { canonicalText, emotionKey, eventKey, factKey, parseKey, preferenceKey, preferenceValue } from '../keys.js';
 import type { Candidate, Extractor, MemoryType, StatedTime } from '../types.js';
 import { extractSentence, parseSentences, timeOf } from './broad.js';

@@ -16,8 +16,8 @@
  * than two content words. Pure.
  */
 import nlp from 'compromise';
-import { BROAD } from '../../config.js';
-import type { EmotionPattern, EventDomain } from '../../config.js';
+import { BROAD } from '../config.js';
+import type { EmotionPattern, EventDomain } from '../config.js';
 import { canonicalText, emotionKey, eventKey, slugify } from '../keys.js';
 import type { Candidate, StatedTime } from '../types.js';
 import { COPING, DOMAIN_WORDS, FIRST_PERSON, HABIT, MOOD, PHATIC, PLAN, SECOND_PERSON, SLUG_STOP, STRESS } from './broad-lexicon.js';

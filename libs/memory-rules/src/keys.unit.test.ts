@@ -1,4 +1,4 @@
-import { MEMORY_KEYS } from '../config.js';
+import { MEMORY_KEYS } from './config.js';
 import { canonicalText, emotionKey, eventKey, factKey, parseKey, preferenceKey, preferenceValue, slugify, stanceOf } from './keys.js';
 import type { StatedTime } from './types.js';
 

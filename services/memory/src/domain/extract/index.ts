@@ -1,1 +1,0 @@
-export { extractHeuristic, extractOffline, keysForTarget } from './heuristic.js';
