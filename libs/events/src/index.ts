@@ -1,5 +1,5 @@
 import { eventType } from '@hearth/bus';
-import { belief, ingress, memory, orchestrator, retention, router } from '@hearth/proto';
+import { belief, ingress, memory, orchestrator, retention, router, uncertainty } from '@hearth/proto';
 
 /** The typed catalogue of Hearth events: protobuf name and codec of each. */
 export const Events = {
@@ -28,6 +28,14 @@ export const Events = {
   ExtractorVersionRolledBack: eventType('hearth.belief.v1.ExtractorVersionRolledBack', belief.ExtractorVersionRolledBack),
   BeliefChallengeIssued: eventType('hearth.belief.v1.BeliefChallengeIssued', belief.BeliefChallengeIssued),
   BeliefConfidenceUpdated: eventType('hearth.belief.v1.BeliefConfidenceUpdated', belief.BeliefConfidenceUpdated),
+  MessageChecked: eventType('hearth.uncertainty.v1.MessageChecked', uncertainty.MessageChecked),
+  UncertaintyRecorded: eventType('hearth.uncertainty.v1.UncertaintyRecorded', uncertainty.UncertaintyRecorded),
+  UncertaintySurfaced: eventType('hearth.uncertainty.v1.UncertaintySurfaced', uncertainty.UncertaintySurfaced),
+  UncertaintyResolved: eventType('hearth.uncertainty.v1.UncertaintyResolved', uncertainty.UncertaintyResolved),
+  UncertaintySteppedDown: eventType('hearth.uncertainty.v1.UncertaintySteppedDown', uncertainty.UncertaintySteppedDown),
+  ReliabilityChanged: eventType('hearth.uncertainty.v1.ReliabilityChanged', uncertainty.ReliabilityChanged),
+  ToleranceAdjusted: eventType('hearth.uncertainty.v1.ToleranceAdjusted', uncertainty.ToleranceAdjusted),
+  DriftCycled: eventType('hearth.uncertainty.v1.DriftCycled', uncertainty.DriftCycled),
 } as const;
 
 export type UserCreated = ingress.UserCreated;
@@ -64,6 +72,16 @@ export type ExtractorVersionRolledBack = belief.ExtractorVersionRolledBack;
 export type BeliefChallengeIssued = belief.BeliefChallengeIssued;
 export type BeliefConfidenceUpdated = belief.BeliefConfidenceUpdated;
 export type BeliefContext = orchestrator.BeliefContext;
+export type UncertaintyContext = orchestrator.UncertaintyContext;
+export type MessageChecked = uncertainty.MessageChecked;
+export type UncertaintyRecorded = uncertainty.UncertaintyRecorded;
+export type UncertaintySurfaced = uncertainty.UncertaintySurfaced;
+export type UncertaintyResolved = uncertainty.UncertaintyResolved;
+export type UncertaintySteppedDown = uncertainty.UncertaintySteppedDown;
+export type ReliabilityChanged = uncertainty.ReliabilityChanged;
+export type ToleranceAdjusted = uncertainty.ToleranceAdjusted;
+export type DriftCycled = uncertainty.DriftCycled;
+export type UncertaintySubject = uncertainty.Subject;
 
 export { deriveId, isUuid } from './ids.js';
 export { styleParamsToJson, styleParamsFromJson } from './style.js';
@@ -81,6 +99,12 @@ export {
   MERGE_BELIEFS,
   ROLLBACK_EXTRACTOR_VERSION,
   LIST_BELIEF_USERS,
+  CHECK_MESSAGE,
+  CHECK_RELIABILITY,
+  GET_UNCERTAINTIES,
+  checkMessage,
+  checkReliability,
+  getUncertainties,
   createBeliefQueries,
   getBeliefContext,
   type BeliefQueries,

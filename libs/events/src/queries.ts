@@ -1,5 +1,5 @@
 import type { Bus } from '@hearth/bus';
-import { belief, memory, orchestrator, retention } from '@hearth/proto';
+import { belief, memory, orchestrator, retention, uncertainty } from '@hearth/proto';
 
 // The request/reply queries between services: their names, served by the owning
 // service, and the typed clients another service asks with. Shared here (like
@@ -21,6 +21,10 @@ export const GET_BELIEF_CONTEXT = 'GetBeliefContext';
 export const MERGE_BELIEFS = 'MergeBeliefs';
 export const ROLLBACK_EXTRACTOR_VERSION = 'RollbackExtractorVersion';
 export const LIST_BELIEF_USERS = 'ListBeliefUsers';
+/** Uncertainty's command (Context 1 + 3 for a turn) and queries. */
+export const CHECK_MESSAGE = 'CheckMessage';
+export const CHECK_RELIABILITY = 'CheckReliability';
+export const GET_UNCERTAINTIES = 'GetUncertainties';
 
 /** What ingress asks of memory for GET and DELETE /v1/me/memories. */
 export interface MemoryQueries {
@@ -117,4 +121,26 @@ export function createBeliefQueries(bus: Bus, timeoutMs = 5_000): BeliefQueries 
 export async function getBeliefContext(bus: Bus, request: belief.GetBeliefContextRequest, timeoutMs?: number): Promise<belief.GetBeliefContextResponse> {
   const reply = await bus.query('belief-graph', GET_BELIEF_CONTEXT, belief.GetBeliefContextRequest.encode(request).finish(), timeoutMs);
   return belief.GetBeliefContextResponse.decode(reply);
+}
+
+/**
+ * Asks uncertainty to check a chat message before the reply (uncertainty-engine.md
+ * Context 1, time-boxed by `timeoutMs`) and the memories the reply may surface
+ * (Context 3). The check is appended as MessageChecked when it matched anything.
+ */
+export async function checkMessage(bus: Bus, request: uncertainty.CheckMessageRequest, timeoutMs?: number): Promise<uncertainty.CheckMessageResponse> {
+  const reply = await bus.query('uncertainty', CHECK_MESSAGE, uncertainty.CheckMessageRequest.encode(request).finish(), timeoutMs);
+  return uncertainty.CheckMessageResponse.decode(reply);
+}
+
+/** Context 3 for a caller about to name memories (a retention nudge): each one's reliability. */
+export async function checkReliability(bus: Bus, request: uncertainty.CheckReliabilityRequest, timeoutMs?: number): Promise<uncertainty.CheckReliabilityResponse> {
+  const reply = await bus.query('uncertainty', CHECK_RELIABILITY, uncertainty.CheckReliabilityRequest.encode(request).finish(), timeoutMs);
+  return uncertainty.CheckReliabilityResponse.decode(reply);
+}
+
+/** What ingress asks of uncertainty for GET /v1/admin/users/{user_id}/uncertainties and the export. */
+export async function getUncertainties(bus: Bus, userId: string, timeoutMs = 5_000): Promise<uncertainty.GetUncertaintiesResponse> {
+  const reply = await bus.query('uncertainty', GET_UNCERTAINTIES, uncertainty.GetUncertaintiesRequest.encode({ userId }).finish(), timeoutMs);
+  return uncertainty.GetUncertaintiesResponse.decode(reply);
 }

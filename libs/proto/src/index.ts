@@ -6,6 +6,7 @@ export * as orchestrator from './orchestrator.js';
 export * as memory from './memory.js';
 export * as retention from './retention.js';
 export * as belief from './belief.js';
+export * as uncertainty from './uncertainty.js';
 export {
   eventCodecs,
   isEventTypeName,

@@ -5,6 +5,7 @@ import * as memoryEvents from './gen/hearth/memory/v1/events.js';
 import * as orchestratorEvents from './gen/hearth/orchestrator/v1/events.js';
 import * as retentionEvents from './gen/hearth/retention/v1/events.js';
 import * as routerEvents from './gen/hearth/router/v1/events.js';
+import * as uncertaintyEvents from './gen/hearth/uncertainty/v1/events.js';
 import type { MessageFns } from './gen/hearth/common/v1/envelope.js';
 
 /** What ts-proto generates for every message: encode/decode/fromPartial/toJSON/… */
@@ -55,7 +56,8 @@ export type EventCodecs = CodecsOf<typeof commonEvents> &
   CodecsOf<typeof orchestratorEvents> &
   CodecsOf<typeof memoryEvents> &
   CodecsOf<typeof retentionEvents> &
-  CodecsOf<typeof beliefEvents>;
+  CodecsOf<typeof beliefEvents> &
+  CodecsOf<typeof uncertaintyEvents>;
 
 /** A fully-qualified event type name, e.g. `"hearth.ingress.v1.TurnReceived"`. */
 export type EventTypeName = keyof EventCodecs;
@@ -74,6 +76,7 @@ export const eventCodecs: Readonly<EventCodecs> = Object.freeze({
   ...collect(memoryEvents),
   ...collect(retentionEvents),
   ...collect(beliefEvents),
+  ...collect(uncertaintyEvents),
 });
 
 const namesByCodec = new Map<unknown, EventTypeName>(

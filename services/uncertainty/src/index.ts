@@ -1,11 +1,41 @@
 import type { ServiceDefinition } from '@hearth/host';
+import { CHECK_MESSAGE, CHECK_RELIABILITY, GET_UNCERTAINTIES } from '@hearth/events';
+import { startProjection, startReactor } from '@hearth/store';
+import type { Kysely } from 'kysely';
+import { migration as m0001 } from '../migrations/2026_11_28_0001_uncertainty.js';
+import type { UncertaintyDb } from './db.js';
+import { createUncertaintyReactor } from './handlers/reactor.js';
+import { uncertaintiesProjection } from './projections/uncertainties.js';
+import { createCheckMessageCommand } from './queries/check-message.js';
+import { createCheckReliabilityQuery } from './queries/check-reliability.js';
+import { createGetUncertaintiesQuery } from './queries/get-uncertainties.js';
 
-/** The uncertainty service: a placeholder until its handlers, projections and queries exist. */
+/**
+ * The uncertainty service (uncertainty-engine.md): the reliability of what
+ * Hearth knows about a user, contradictions noticed as a message arrives
+ * (Context 1, asked by the orchestrator before the reply), in drift (Context 2),
+ * before an action names a memory (Context 3) and when the belief graph finds
+ * one (Context 4); their resolution, surfacing and the user's tolerance.
+ */
 export const service: ServiceDefinition = {
   name: 'uncertainty',
-  migrations: {},
-  projections: [],
-  async create() {
-    return { start: async () => [] };
+  migrations: { '2026_11_28_0001_uncertainty': m0001 },
+  projections: [uncertaintiesProjection],
+  async create(ctx) {
+    const db = ctx.db as Kysely<UncertaintyDb>;
+    const deps = { bus: ctx.bus, db, logger: ctx.logger };
+    ctx.logger.info('contradictions are classified by the offline rules (libs/uncertainty): temporal and correction cues, singleton facts, stance flips');
+    return {
+      async start() {
+        await ctx.bus.serveQuery('uncertainty', CHECK_MESSAGE, createCheckMessageCommand(deps));
+        await ctx.bus.serveQuery('uncertainty', CHECK_RELIABILITY, createCheckReliabilityQuery(db));
+        await ctx.bus.serveQuery('uncertainty', GET_UNCERTAINTIES, createGetUncertaintiesQuery(db));
+        return [...(await startProjection(ctx.bus, db, 'uncertainty', uncertaintiesProjection)), ...(await startReactor(ctx.bus, db, 'uncertainty', createUncertaintyReactor(deps)))];
+      },
+    };
   },
 };
+
+export { uncertaintiesProjection } from './projections/uncertainties.js';
+export { createUncertaintyReactor } from './handlers/reactor.js';
+export { runCheck, decisionDrafts, checkedId } from './handlers/check.js';

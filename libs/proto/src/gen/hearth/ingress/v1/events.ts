@@ -102,7 +102,7 @@ export interface AdminAccessed {
   adminId: string;
   /** The route template read, e.g. "GET /v1/admin/users/{user_id}/timeline". */
   route: string;
-  /** What was read: "timeline", "retention", "turn:<message_id>", "dead-letters". */
+  /** What was read: "timeline", "retention", "beliefs", "uncertainties", "turn:<message_id>", "dead-letters". */
   resource: string;
   accessedAt: Date | undefined;
 }

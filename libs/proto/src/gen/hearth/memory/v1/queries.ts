@@ -45,6 +45,11 @@ export interface MemorySnippet {
    * ordinary turn only above its relevance threshold.
    */
   relevance: number;
+  /**
+   * uncertainty-engine.md: reliable | uncertain | contradicted | superseded
+   * (owned by uncertainty, projected here from ReliabilityChanged).
+   */
+  reliability: string;
 }
 
 /**
@@ -101,7 +106,7 @@ export interface MemoryRecord {
   confidence: number;
   /** ACTIVE | SUPERSEDED | INVALID */
   status: string;
-  /** The memory's reliability (uncertainty-engine); confidence until that service rates it. */
+  /** Before issue 17, confidence standing in for reliability; reliability_state replaces it. */
   reliability: number;
   sourceMessageIds: string[];
   createdAt: Date | undefined;
@@ -115,6 +120,11 @@ export interface MemoryRecord {
    */
   occurredOn: string;
   occurredPrecision: string;
+  /**
+   * uncertainty-engine.md: reliable | uncertain | contradicted | superseded.
+   * What API.md calls `reliability` (field 7 is the confidence it stood in for before).
+   */
+  reliabilityState: string;
 }
 
 export interface ListMemoriesResponse {
@@ -150,6 +160,7 @@ function createBaseMemorySnippet(): MemorySnippet {
     occurredOn: "",
     occurredPrecision: "",
     relevance: 0,
+    reliability: "",
   };
 }
 
@@ -190,6 +201,9 @@ export const MemorySnippet: MessageFns<MemorySnippet> = {
     }
     if (message.relevance !== 0) {
       writer.uint32(97).double(message.relevance);
+    }
+    if (message.reliability !== "") {
+      writer.uint32(106).string(message.reliability);
     }
     return writer;
   },
@@ -303,6 +317,14 @@ export const MemorySnippet: MessageFns<MemorySnippet> = {
             message.relevance = reader.double();
             continue;
           }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.reliability = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -361,6 +383,7 @@ export const MemorySnippet: MessageFns<MemorySnippet> = {
         ? globalThis.String(object.occurred_precision)
         : "",
       relevance: isSet(object.relevance) ? globalThis.Number(object.relevance) : 0,
+      reliability: isSet(object.reliability) ? globalThis.String(object.reliability) : "",
     };
   },
 
@@ -402,6 +425,9 @@ export const MemorySnippet: MessageFns<MemorySnippet> = {
     if (message.relevance !== undefined) {
       obj.relevance = floatToJson(message.relevance);
     }
+    if (message.reliability !== undefined) {
+      obj.reliability = message.reliability;
+    }
     return obj;
   },
 
@@ -422,6 +448,7 @@ export const MemorySnippet: MessageFns<MemorySnippet> = {
     message.occurredOn = object.occurredOn ?? "";
     message.occurredPrecision = object.occurredPrecision ?? "";
     message.relevance = object.relevance ?? 0;
+    message.reliability = object.reliability ?? "";
     return message;
   },
 };
@@ -925,6 +952,7 @@ function createBaseMemoryRecord(): MemoryRecord {
     topicIds: [],
     occurredOn: "",
     occurredPrecision: "",
+    reliabilityState: "",
   };
 }
 
@@ -974,6 +1002,9 @@ export const MemoryRecord: MessageFns<MemoryRecord> = {
     }
     if (message.occurredPrecision !== "") {
       writer.uint32(122).string(message.occurredPrecision);
+    }
+    if (message.reliabilityState !== "") {
+      writer.uint32(130).string(message.reliabilityState);
     }
     return writer;
   },
@@ -1111,6 +1142,14 @@ export const MemoryRecord: MessageFns<MemoryRecord> = {
             message.occurredPrecision = reader.string();
             continue;
           }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.reliabilityState = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1184,6 +1223,11 @@ export const MemoryRecord: MessageFns<MemoryRecord> = {
         : isSet(object.occurred_precision)
         ? globalThis.String(object.occurred_precision)
         : "",
+      reliabilityState: isSet(object.reliabilityState)
+        ? globalThis.String(object.reliabilityState)
+        : isSet(object.reliability_state)
+        ? globalThis.String(object.reliability_state)
+        : "",
     };
   },
 
@@ -1234,6 +1278,9 @@ export const MemoryRecord: MessageFns<MemoryRecord> = {
     if (message.occurredPrecision !== undefined) {
       obj.occurredPrecision = message.occurredPrecision;
     }
+    if (message.reliabilityState !== undefined) {
+      obj.reliabilityState = message.reliabilityState;
+    }
     return obj;
   },
 
@@ -1257,6 +1304,7 @@ export const MemoryRecord: MessageFns<MemoryRecord> = {
     message.topicIds = object.topicIds?.map((e) => e) || [];
     message.occurredOn = object.occurredOn ?? "";
     message.occurredPrecision = object.occurredPrecision ?? "";
+    message.reliabilityState = object.reliabilityState ?? "";
     return message;
   },
 };

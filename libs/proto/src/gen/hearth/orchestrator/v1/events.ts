@@ -247,7 +247,27 @@ export interface TurnCompleted {
   retentionStep: string;
   retentionRenders: number;
   /** What the turn asked the belief graph before planning (issue 16) and did with it. */
-  beliefs: BeliefContext | undefined;
+  beliefs:
+    | BeliefContext
+    | undefined;
+  /** What the turn asked uncertainty before the reply (issue 17) and did with it. */
+  uncertainty: UncertaintyContext | undefined;
+}
+
+/** UncertaintyContext: the uncertainty engine's answer for a chat turn, as the reply used it. */
+export interface UncertaintyContext {
+  /** ok | unavailable | timeout | skipped */
+  status: string;
+  error: string;
+  /** none | reinforcement | temporal_change | correction | contradiction | answer */
+  verdict: string;
+  /** Memories the reply did not assert: the message contradicts them, or they are uncertain or contradicted. */
+  withheldMemoryIds: string[];
+  /** The uncertainty the reply asked about, "" for none, and the phrasing it used. */
+  surfacedUncertaintyId: string;
+  phrasingId: string;
+  /** The uncertainty the previous reply asked about, which this user message answers; "" for none. */
+  answersUncertaintyId: string;
 }
 
 /**
@@ -2701,6 +2721,7 @@ function createBaseTurnCompleted(): TurnCompleted {
     retentionStep: "",
     retentionRenders: 0,
     beliefs: undefined,
+    uncertainty: undefined,
   };
 }
 
@@ -2771,6 +2792,9 @@ export const TurnCompleted: MessageFns<TurnCompleted> = {
     }
     if (message.beliefs !== undefined) {
       BeliefContext.encode(message.beliefs, writer.uint32(178).fork()).join();
+    }
+    if (message.uncertainty !== undefined) {
+      UncertaintyContext.encode(message.uncertainty, writer.uint32(186).fork()).join();
     }
     return writer;
   },
@@ -2964,6 +2988,14 @@ export const TurnCompleted: MessageFns<TurnCompleted> = {
             message.beliefs = BeliefContext.decode(reader, reader.uint32());
             continue;
           }
+          case 23: {
+            if (tag !== 186) {
+              break;
+            }
+
+            message.uncertainty = UncertaintyContext.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3052,6 +3084,7 @@ export const TurnCompleted: MessageFns<TurnCompleted> = {
         ? globalThis.Number(object.retention_renders)
         : 0,
       beliefs: isSet(object.beliefs) ? BeliefContext.fromJSON(object.beliefs) : undefined,
+      uncertainty: isSet(object.uncertainty) ? UncertaintyContext.fromJSON(object.uncertainty) : undefined,
     };
   },
 
@@ -3123,6 +3156,9 @@ export const TurnCompleted: MessageFns<TurnCompleted> = {
     if (message.beliefs !== undefined) {
       obj.beliefs = BeliefContext.toJSON(message.beliefs);
     }
+    if (message.uncertainty !== undefined) {
+      obj.uncertainty = UncertaintyContext.toJSON(message.uncertainty);
+    }
     return obj;
   },
 
@@ -3163,6 +3199,198 @@ export const TurnCompleted: MessageFns<TurnCompleted> = {
     message.beliefs = (object.beliefs !== undefined && object.beliefs !== null)
       ? BeliefContext.fromPartial(object.beliefs)
       : undefined;
+    message.uncertainty = (object.uncertainty !== undefined && object.uncertainty !== null)
+      ? UncertaintyContext.fromPartial(object.uncertainty)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseUncertaintyContext(): UncertaintyContext {
+  return {
+    status: "",
+    error: "",
+    verdict: "",
+    withheldMemoryIds: [],
+    surfacedUncertaintyId: "",
+    phrasingId: "",
+    answersUncertaintyId: "",
+  };
+}
+
+export const UncertaintyContext: MessageFns<UncertaintyContext> = {
+  encode(message: UncertaintyContext, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.status !== "") {
+      writer.uint32(10).string(message.status);
+    }
+    if (message.error !== "") {
+      writer.uint32(18).string(message.error);
+    }
+    if (message.verdict !== "") {
+      writer.uint32(26).string(message.verdict);
+    }
+    for (const v of message.withheldMemoryIds) {
+      writer.uint32(34).string(v!);
+    }
+    if (message.surfacedUncertaintyId !== "") {
+      writer.uint32(42).string(message.surfacedUncertaintyId);
+    }
+    if (message.phrasingId !== "") {
+      writer.uint32(50).string(message.phrasingId);
+    }
+    if (message.answersUncertaintyId !== "") {
+      writer.uint32(58).string(message.answersUncertaintyId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UncertaintyContext {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUncertaintyContext();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.error = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.verdict = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.withheldMemoryIds.push(reader.string());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.surfacedUncertaintyId = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.phrasingId = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.answersUncertaintyId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UncertaintyContext {
+    return {
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      error: isSet(object.error) ? globalThis.String(object.error) : "",
+      verdict: isSet(object.verdict) ? globalThis.String(object.verdict) : "",
+      withheldMemoryIds: globalThis.Array.isArray(object?.withheldMemoryIds)
+        ? object.withheldMemoryIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.withheld_memory_ids)
+        ? object.withheld_memory_ids.map((e: any) => globalThis.String(e))
+        : [],
+      surfacedUncertaintyId: isSet(object.surfacedUncertaintyId)
+        ? globalThis.String(object.surfacedUncertaintyId)
+        : isSet(object.surfaced_uncertainty_id)
+        ? globalThis.String(object.surfaced_uncertainty_id)
+        : "",
+      phrasingId: isSet(object.phrasingId)
+        ? globalThis.String(object.phrasingId)
+        : isSet(object.phrasing_id)
+        ? globalThis.String(object.phrasing_id)
+        : "",
+      answersUncertaintyId: isSet(object.answersUncertaintyId)
+        ? globalThis.String(object.answersUncertaintyId)
+        : isSet(object.answers_uncertainty_id)
+        ? globalThis.String(object.answers_uncertainty_id)
+        : "",
+    };
+  },
+
+  toJSON(message: UncertaintyContext): unknown {
+    const obj: any = {};
+    if (message.status !== undefined) {
+      obj.status = message.status;
+    }
+    if (message.error !== undefined) {
+      obj.error = message.error;
+    }
+    if (message.verdict !== undefined) {
+      obj.verdict = message.verdict;
+    }
+    if (message.withheldMemoryIds?.length) {
+      obj.withheldMemoryIds = message.withheldMemoryIds;
+    }
+    if (message.surfacedUncertaintyId !== undefined) {
+      obj.surfacedUncertaintyId = message.surfacedUncertaintyId;
+    }
+    if (message.phrasingId !== undefined) {
+      obj.phrasingId = message.phrasingId;
+    }
+    if (message.answersUncertaintyId !== undefined) {
+      obj.answersUncertaintyId = message.answersUncertaintyId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<UncertaintyContext>): UncertaintyContext {
+    return UncertaintyContext.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UncertaintyContext>): UncertaintyContext {
+    const message = createBaseUncertaintyContext();
+    message.status = object.status ?? "";
+    message.error = object.error ?? "";
+    message.verdict = object.verdict ?? "";
+    message.withheldMemoryIds = object.withheldMemoryIds?.map((e) => e) || [];
+    message.surfacedUncertaintyId = object.surfacedUncertaintyId ?? "";
+    message.phrasingId = object.phrasingId ?? "";
+    message.answersUncertaintyId = object.answersUncertaintyId ?? "";
     return message;
   },
 };

@@ -1,0 +1,135 @@
+import { appendDecided, draft, type Bus, type EventDraft } from '@hearth/bus';
+import { deriveId, Events } from '@hearth/events';
+import { extractRulesOnly } from '@hearth/memory-rules';
+import { requireApplied } from '@hearth/store';
+import { counter, histogram, type Logger } from '@hearth/telemetry';
+import { checkMessage, selectSurface, type CheckDecision } from '@hearth/uncertainty';
+import type { Kysely } from 'kysely';
+import { loadHeld, loadRecords, loadTolerance, waitWrittenBack } from '../adapters/state.js';
+import { SERVICE } from '../config.js';
+import type { UncertaintyDb } from '../db.js';
+import { uncertaintiesProjection } from '../projections/uncertainties.js';
+import { recordedDraft, reliabilityDrafts, resolvedDraft, toleranceDraft, type Meta } from './drafts.js';
+
+export interface CheckDeps {
+  bus: Bus;
+  db: Kysely<UncertaintyDb>;
+  logger?: Logger;
+}
+
+export interface CheckRequest {
+  userId: string;
+  messageId: string;
+  conversationId: string;
+  text: string;
+  afterMessageId: string;
+  answersUncertaintyId: string;
+  at: Date;
+  /** Run after the reply (the orchestrator never got an answer): nothing can be woven, it waits for its context. */
+  late: boolean;
+  causationId: string;
+}
+
+const checks = counter('hearth_uncertainty_checks_total', 'Context 1 checks by verdict and whether they ran in time for the reply');
+const checkSeconds = histogram('hearth_uncertainty_check_seconds', 'Time of one Context 1 check, against its 600 ms time box', 's');
+
+export function checkedId(messageId: string): string {
+  return deriveId('uncertainty', 'checked', messageId);
+}
+
+const NOTHING: CheckDecision = { verdict: 'none', matches: [], contradictedMemoryIds: [], record: null, resolutions: [], reliability: [], tolerance: null, steppedDown: null, surface: null, uncertaintyId: '' };
+
+/**
+ * Context 1 for one user message: reads what the message states with memory's
+ * rules, checks it against the user's memories and open uncertainties, and
+ * appends the decision on the user's uncertainty chain (MessageChecked last, so
+ * its row means the whole decision is on the log). A message that states no
+ * trait and meets no open uncertainty reads one index and appends nothing.
+ */
+export async function runCheck(deps: CheckDeps, req: CheckRequest): Promise<CheckDecision> {
+  const started = performance.now();
+  const candidates = extractRulesOnly(req.text, req.at).filter((c) => SERVICE.traitTypes.includes(c.type));
+  // The previous turn's write-back holds what this message is checked against.
+  if (req.afterMessageId && !req.late) await waitWrittenBack(deps.db, req.userId, req.afterMessageId, SERVICE.writtenBackWaitMs);
+  if (candidates.length === 0 && !req.answersUncertaintyId) {
+    // Nothing stated, nothing answered: nothing to record; only an open uncertainty whose
+    // context this message meets may be raised (Surfacing Strategy).
+    const anyOpen = await deps.db.selectFrom('uncertainties').select('uncertainty_id').where('user_id', '=', req.userId).where('state', 'in', ['open', 'surfaced']).limit(1).executeTakeFirst();
+    const surface = anyOpen && !req.late ? selectSurface(req.text, await loadRecords(deps.db, req.userId, ['open', 'surfaced']), await loadTolerance(deps.db, req.userId)) : null;
+    checks.add(1, { verdict: 'none', late: String(req.late) });
+    return { ...NOTHING, surface };
+  }
+  let decision = NOTHING;
+  await appendDecided(deps.bus, 'uncertainty', req.userId, async (last) => {
+    // Asked again (a redelivered turn, a replica): the answer is the recorded one.
+    await requireApplied(deps.db, uncertaintiesProjection.name, last, { timeoutMs: SERVICE.projectionWaitMs });
+    const done = await deps.db.selectFrom('checks').selectAll().where('message_id', '=', req.messageId).executeTakeFirst();
+    if (done) {
+      decision = { ...NOTHING, verdict: done.verdict as CheckDecision['verdict'], contradictedMemoryIds: done.contradicted_memory_ids, uncertaintyId: done.uncertainty_id };
+      return [];
+    }
+    const [held, open, tolerance] = await Promise.all([
+      loadHeld(deps.db, req.userId, [...new Set(candidates.map((c) => c.key))], req.late ? req.messageId : ''),
+      loadRecords(deps.db, req.userId, ['open', 'surfaced']),
+      loadTolerance(deps.db, req.userId),
+    ]);
+    decision = checkMessage({
+      messageId: req.messageId,
+      text: req.text,
+      candidates,
+      held,
+      open,
+      answering: open.find((u) => u.uncertaintyId === req.answersUncertaintyId) ?? null,
+      tolerance,
+      at: req.at,
+      newId: (key) => deriveId('uncertainty', 'uncertainty', req.messageId, key),
+    });
+    // Too late for the reply: nothing is woven now; an open one waits for its context.
+    if (req.late) decision = { ...decision, surface: null };
+    return decisionDrafts(req, decision, Math.round(performance.now() - started));
+  });
+  const verdict = decision.verdict;
+  checks.add(1, { verdict, late: String(req.late) });
+  checkSeconds.record((performance.now() - started) / 1000, { late: String(req.late) });
+  if (verdict !== 'none' && verdict !== 'reinforcement') deps.logger?.info({ userId: req.userId, messageId: req.messageId, verdict, uncertaintyId: decision.uncertaintyId, late: req.late }, 'message checked against what the friend remembers');
+  return decision;
+}
+
+/** The events of one check; none when it found nothing to record. */
+export function decisionDrafts(req: CheckRequest, d: CheckDecision, latencyMs = 0): EventDraft[] {
+  if (d.matches.length === 0 && d.resolutions.length === 0 && !d.steppedDown && !d.record) return [];
+  const m: Meta = { userId: req.userId, causationId: req.causationId, correlationId: req.messageId, occurredAt: req.at, basis: req.messageId };
+  const drafts: EventDraft[] = [];
+  if (d.record) drafts.push(recordedDraft(m, d.record));
+  for (const r of d.resolutions) drafts.push(resolvedDraft(m, r, req.messageId));
+  drafts.push(...reliabilityDrafts(m, d.reliability));
+  if (d.tolerance) drafts.push(toleranceDraft(m, d.tolerance, req.messageId));
+  if (d.steppedDown) {
+    drafts.push(
+      draft(
+        Events.UncertaintySteppedDown,
+        { uncertaintyId: d.steppedDown.uncertaintyId, severityFrom: d.steppedDown.from, severityTo: d.steppedDown.to, surfacedCount: d.steppedDown.surfacedCount, at: req.at },
+        { userId: req.userId, causationId: req.causationId, correlationId: req.messageId, occurredAt: req.at, id: deriveId('uncertainty', 'stepped-down', d.steppedDown.uncertaintyId) },
+      ),
+    );
+  }
+  drafts.push(
+    draft(
+      Events.MessageChecked,
+      {
+        messageId: req.messageId,
+        conversationId: req.conversationId,
+        verdict: d.verdict,
+        contradictedMemoryIds: d.contradictedMemoryIds,
+        uncertaintyId: d.uncertaintyId,
+        classifier: 'rules',
+        exchanges: [],
+        latencyMs,
+        late: req.late,
+        matches: d.matches.map((x) => ({ memoryKey: x.key, statedValue: x.statedValue, memoryId: x.memoryId, storedValue: x.storedValue, classification: x.classification, cue: x.cue })),
+      },
+      { userId: req.userId, causationId: req.causationId, correlationId: req.messageId, occurredAt: req.at, id: checkedId(req.messageId) },
+    ),
+  );
+  return drafts;
+}
