@@ -1,7 +1,7 @@
 // GET /v1/me/export and the admin access trail through the HTTP API, against
 // Hearth started as the README starts it (scripts/start, offline provider,
 // Postgres): the export holds the caller's profile with answers, their turns,
-// memories of every status and the admin reads of their data, and nothing of
+// memories of every status, their beliefs and uncertainties and the admin reads of their data, and nothing of
 // another user's; every admin read of a user's data shows in their timeline.
 import { randomUUID } from 'node:crypto';
 import { ANSWERS, HearthClient, onboard, sayOk, settled } from './support/client.js';
@@ -84,7 +84,11 @@ describe('the export and the admin access trail (scripts/start, Postgres)', () =
       ['seoul', 'SUPERSEDED'],
     ]);
     expect(doc.memories).toEqual((await me.call('GET', '/v1/me/memories?status=all')).body.memories);
-    expect(doc.uncertainties).toEqual([]);
+    // A memory's reliability is its state (uncertainty-engine.md), never a number.
+    for (const m of doc.memories) expect(['reliable', 'uncertain', 'contradicted', 'superseded']).toContain(m.reliability);
+    // The user's uncertainties with the tolerance (compared with the admin view below).
+    expect(Object.keys(doc.uncertainties)).toEqual(['uncertainties', 'tolerance']);
+    expect(doc.uncertainties.tolerance).toEqual(expect.any(Number));
     expect(doc.trust).toEqual({ actors: [], outcomes: [], feedback: [] });
     expect(doc.retention).toMatchObject({ user_id: me.userId });
     expect(doc.admin_access.map((a: any) => [a.admin_id, a.route, a.resource])).toEqual([
@@ -98,6 +102,10 @@ describe('the export and the admin access trail (scripts/start, Postgres)', () =
     const { links: _links, ...own } = beliefs.body;
     expect(doc.beliefs).toEqual(own);
     expect(doc.beliefs.nodes.every((n: any) => n.holder === 'user')).toBe(true);
+    // The user's uncertainties and tolerance, as the admin view shows them.
+    const uncertainties = await admin.call('GET', `/v1/admin/users/${me.userId}/uncertainties`);
+    expect(uncertainties.status).toBe(200);
+    expect(doc.uncertainties).toEqual(uncertainties.body);
     // Nothing of the other user.
     expect(text).not.toContain(other.userId!);
     expect(text).not.toContain(otherConversation);

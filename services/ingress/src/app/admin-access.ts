@@ -17,11 +17,12 @@ export interface AdminAccessView {
   accessed_at: string;
 }
 
-/** What an admin read: a user's timeline, retention state, belief graph or dead letters, or one turn's trail. */
+/** What an admin read: a user's timeline, retention state, belief graph, uncertainties or dead letters, or one turn's trail. */
 export const ADMIN_RESOURCES = {
   timeline: 'timeline',
   retention: 'retention',
   beliefs: 'beliefs',
+  uncertainties: 'uncertainties',
   deadLetters: 'dead-letters',
   turn: (messageId: string) => `turn:${messageId}`,
 } as const;

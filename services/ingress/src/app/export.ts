@@ -5,6 +5,7 @@ import type { IngressDb, TurnsTable } from '../db.js';
 import { adminAccessView, type AdminAccessView } from './admin-access.js';
 import type { ExportBeliefsView } from './beliefs-view.js';
 import { historyMessages, type HistoryMessage, type HistoryRow } from './history.js';
+import type { UncertaintiesView } from './uncertainties-view.js';
 import { StreamedArray, StreamedObject, type StreamedJson } from './json-stream.js';
 
 /**
@@ -32,10 +33,8 @@ export function exportMessages(rows: readonly ExportRow[]): ExportMessage[] {
   });
 }
 
-// TODO(issues 17–18): filled from the uncertainty and trust services once they answer
-// queries; until then a user holds none, and the export says so in their shapes.
-/** The user's uncertainties: none yet. */
-export const NO_UNCERTAINTIES: readonly unknown[] = Object.freeze([]);
+// TODO(issue 18): filled from the trust service once it answers queries; until then
+// a user holds none, and the export says so in its shape.
 /** The trust state of the user's companion: none yet. */
 export const NO_TRUST: Readonly<{ actors: unknown[]; outcomes: unknown[]; feedback: unknown[] }> = Object.freeze({ actors: [], outcomes: [], feedback: [] });
 
@@ -48,6 +47,8 @@ export interface ExportHead {
   memories: unknown[];
   /** The user's own beliefs (holder user), from the belief graph. */
   beliefs: ExportBeliefsView;
+  /** The user's uncertainties and tolerance, as GET /v1/admin/users/{user_id}/uncertainties shows them. */
+  uncertainties: UncertaintiesView;
   retention: unknown;
 }
 
@@ -69,7 +70,7 @@ export function exportDocument(
     ['conversations', new StreamedArray(conversations)],
     ['memories', head.memories],
     ['beliefs', head.beliefs],
-    ['uncertainties', NO_UNCERTAINTIES],
+    ['uncertainties', head.uncertainties],
     ['trust', NO_TRUST],
     ['retention', head.retention],
     ['admin_access', new StreamedArray(adminAccess)],

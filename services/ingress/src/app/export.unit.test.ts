@@ -1,7 +1,7 @@
 import type { StoredEvent } from '@hearth/bus';
 import { Events } from '@hearth/events';
 import { adminAccessedDraft, adminAccessView } from './admin-access.js';
-import { exportDocument, exportMessages, NO_TRUST, NO_UNCERTAINTIES, type ExportRow } from './export.js';
+import { exportDocument, exportMessages, NO_TRUST, type ExportRow } from './export.js';
 import { jsonChunks } from './json-stream.js';
 
 const T0 = new Date('2026-11-22T10:00:00.000Z');
@@ -49,7 +49,7 @@ describe('exportMessages', () => {
 });
 
 describe('exportDocument', () => {
-  it('writes every part in API.md order, the beliefs as given, with the parts no service holds yet in their empty shapes', async () => {
+  it('writes every part in API.md order, the beliefs and uncertainties as given, with the part no service holds yet in its empty shape', async () => {
     // given
     const beliefs = {
       nodes: [
@@ -72,6 +72,28 @@ describe('exportDocument', () => {
       conflicts: [],
       challenges: [{ challenge_id: 'c1', belief_id: 'b1', style: 'gentle', message_id: 'm1', created_at: T1.toISOString() }],
     };
+    const uncertainties = {
+      uncertainties: [
+        {
+          uncertainty_id: 'x1',
+          uncertainty_type: 'contradiction',
+          subjects: [
+            { kind: 'memory', id: 'mem1' },
+            { kind: 'memory', id: 'mem2' },
+          ],
+          severity: 'critical',
+          state: 'open',
+          detection_context: 'ingestion',
+          temporal_signal: false,
+          resolution_strategy: null,
+          surfaced_count: 0,
+          source_message_ids: ['m1'],
+          created_at: T0.toISOString(),
+          resolved_at: null,
+        },
+      ],
+      tolerance: 0.5,
+    };
     const head = {
       exported_at: T1.toISOString(),
       user: { user_id: 'u1' },
@@ -79,6 +101,7 @@ describe('exportDocument', () => {
       relationship: { relationship_stage: 'STRANGER' },
       memories: [{ memory_id: 'mem1' }],
       beliefs,
+      uncertainties,
       retention: { user_id: 'u1', messages: [] },
     };
     const conversations = pagesOf<unknown>([{ conversation_id: 'c1', messages: exportMessages([row()]) }]);
@@ -106,10 +129,12 @@ describe('exportDocument', () => {
       'retention',
       'admin_access',
     ]);
-    expect(doc).toMatchObject({ ...head, uncertainties: NO_UNCERTAINTIES, trust: NO_TRUST });
+    expect(doc).toMatchObject({ ...head, trust: NO_TRUST });
     expect(doc.beliefs).toEqual(beliefs);
     expect(Object.keys(doc.beliefs as object)).toEqual(['nodes', 'conflicts', 'challenges']);
-    expect(doc.uncertainties).toEqual([]);
+    expect(doc.uncertainties).toEqual(uncertainties);
+    // The uncertainty view whole: the tolerance goes with the list (API.md lists no key of its own for it).
+    expect(Object.keys(doc.uncertainties as object)).toEqual(['uncertainties', 'tolerance']);
     expect(doc.trust).toEqual({ actors: [], outcomes: [], feedback: [] });
     expect((doc.conversations as { messages: unknown[] }[])[0]!.messages).toHaveLength(2);
     expect(doc.admin_access).toEqual([

@@ -15,9 +15,9 @@ import {
   SERVICE_NAMES,
 } from '@hearth/bus';
 import type { Clock } from '@hearth/clock';
-import { createBeliefQueries, createMemoryQueries, createRetentionQueries, deriveId, Events, getRelationship } from '@hearth/events';
+import { createBeliefQueries, createMemoryQueries, createRetentionQueries, deriveId, Events, getRelationship, getUncertainties } from '@hearth/events';
 import { waitForPosition } from '@hearth/store';
-import type { belief, memory } from '@hearth/proto';
+import type { belief, memory, uncertainty } from '@hearth/proto';
 import type { Logger } from '@hearth/telemetry';
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
@@ -39,8 +39,10 @@ import { jsonChunks } from './json-stream.js';
 import { createErasures } from './erasure.js';
 import { IngressError } from './errors.js';
 import { historyMessages, type HistoryMessage } from './history.js';
+import { memoryView, type MemoryView } from './memory-view.js';
 import { relationshipView, type RelationshipView } from './relationship-view.js';
 import { retentionView, type RetentionView } from './retention-view.js';
+import { uncertaintiesView, type UncertaintiesView } from './uncertainties-view.js';
 import type { FailedTurns, TurnFailure } from './failed-turns.js';
 import type { TurnWaiters } from './waiters.js';
 
@@ -83,6 +85,8 @@ export interface DeadLetterView {
   quarantined_at: string;
 }
 
+export type { MemoryView } from './memory-view.js';
+
 /** The reply body of a completed turn: a pure function of its row, so a repeat is identical. */
 export function replyOf(row: Selectable<TurnsTable>): TurnReply {
   return {
@@ -95,45 +99,6 @@ export function replyOf(row: Selectable<TurnsTable>): TurnReply {
       text: row.assistant_text ?? '',
       surfaced_memory_ids: (row.surfaced_memory_ids ?? []) as string[],
     },
-  };
-}
-
-/** One memory as GET /v1/me/memories shows it (API.md). */
-export interface MemoryView {
-  memory_id: string;
-  type: string;
-  memory_key: string;
-  /** Null once INVALID: a memory the user deleted keeps no value. */
-  memory_value: string | null;
-  confidence: number;
-  status: string;
-  reliability: number;
-  source_message_ids: string[];
-  created_at: string;
-  last_confirmed_at: string;
-  /** When what it tells happened, as the user stated it: YYYY-MM-DD (the first day of a stated week, month or year), null for none. */
-  occurred_on: string | null;
-  /** day | week | month | year; null with occurred_on. */
-  occurred_precision: string | null;
-  superseded_by?: string | null;
-}
-
-function memoryView(m: memory.MemoryRecord, all: boolean): MemoryView {
-  return {
-    memory_id: m.memoryId,
-    type: m.type,
-    memory_key: m.memoryKey,
-    // Memory sends "" for a value that is gone (protobuf has no null string).
-    memory_value: m.memoryValue === '' ? null : m.memoryValue,
-    confidence: m.confidence,
-    status: m.status,
-    reliability: m.reliability,
-    source_message_ids: m.sourceMessageIds,
-    created_at: m.createdAt?.toISOString() ?? '',
-    last_confirmed_at: m.lastConfirmedAt?.toISOString() ?? '',
-    occurred_on: m.occurredOn || null,
-    occurred_precision: m.occurredPrecision || null,
-    ...(all ? { superseded_by: m.supersededBy || null } : {}),
   };
 }
 
@@ -507,6 +472,13 @@ export function createIngressApp(deps: IngressDeps) {
       return view;
     },
 
+    /** GET /v1/admin/users/{id}/uncertainties: the user's uncertainties and tolerance, as the uncertainty service answers them. */
+    async uncertainties(userId: string, reader: AdminReader): Promise<UncertaintiesView> {
+      const view = uncertaintiesView(await uncertaintiesOf(userId));
+      await recordAdminAccess(userId, reader, ADMIN_RESOURCES.uncertainties);
+      return view;
+    },
+
     /**
      * GET /v1/me/export: everything held about the user, as JSON text written as it
      * is read. The small parts are read first, so a missing user (404) or a service
@@ -516,16 +488,26 @@ export function createIngressApp(deps: IngressDeps) {
     async exportData(userId: string): Promise<AsyncIterable<string>> {
       const exportedAt = clock.now();
       const user = await profile(userId);
-      const [controls, relationship, memoryList, ownBeliefs, retention] = await Promise.all([
+      const [controls, relationship, memoryList, ownBeliefs, uncertainties, retention] = await Promise.all([
         this.controls(userId),
         this.relationship(userId),
         this.memories(userId, true),
         // The user's own beliefs only: the companion's are not the user's data (API.md).
         beliefsOf(userId, 'user'),
+        uncertaintiesOf(userId),
         retentionOf(userId),
       ]);
       const doc = exportDocument(
-        { exported_at: exportedAt.toISOString(), user, controls, relationship, memories: memoryList.memories, beliefs: exportBeliefsView(ownBeliefs), retention },
+        {
+          exported_at: exportedAt.toISOString(),
+          user,
+          controls,
+          relationship,
+          memories: memoryList.memories,
+          beliefs: exportBeliefsView(ownBeliefs),
+          uncertainties: uncertaintiesView(uncertainties),
+          retention,
+        },
         conversationPages(db, userId),
         adminAccessPages(bus, userId),
       );
@@ -584,6 +566,19 @@ export function createIngressApp(deps: IngressDeps) {
       if (!(err instanceof QueryError)) throw err;
       deps.logger.warn({ err, userId }, 'GetBeliefs failed');
       throw new IngressError(503, 'UNAVAILABLE', 'the belief graph is not available right now; retry shortly');
+    }
+  }
+
+  /** A known user's uncertainties; 404 for an unknown user, 503 when the uncertainty service does not answer. */
+  async function uncertaintiesOf(userId: string): Promise<uncertainty.GetUncertaintiesResponse> {
+    const user = await db.selectFrom('users').select('user_id').where('user_id', '=', userId).executeTakeFirst();
+    if (!user) throw new IngressError(404, 'USER_NOT_FOUND', 'no such user');
+    try {
+      return await getUncertainties(bus, userId, INGRESS.queryTimeoutMs);
+    } catch (err) {
+      if (!(err instanceof QueryError)) throw err;
+      deps.logger.warn({ err, userId }, 'GetUncertainties failed');
+      throw new IngressError(503, 'UNAVAILABLE', 'uncertainties are not available right now; retry shortly');
     }
   }
 

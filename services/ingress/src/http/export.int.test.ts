@@ -1,13 +1,13 @@
 // GET /v1/me/export and the admin access trail against real NATS and Postgres:
 // ingress hosted as in production, its HTTP API called over the network; the
-// memory, orchestrator, belief-graph and retention queries answered by fake responders. One
+// memory, orchestrator, belief-graph, uncertainty and retention queries answered by fake responders. One
 // user's history of 10,000 chat turns (20,000 messages) is exported as one
 // streamed document; another user's data must not appear in it.
 import { randomUUID } from 'node:crypto';
 import { appendDecided, draft, type Bus, type EventDraft } from '@hearth/bus';
-import { Events, GET_BELIEFS, GET_RELATIONSHIP, GET_RETENTION, LIST_MEMORIES } from '@hearth/events';
+import { Events, GET_BELIEFS, GET_RELATIONSHIP, GET_RETENTION, GET_UNCERTAINTIES, LIST_MEMORIES } from '@hearth/events';
 import { runHearth, type HearthProcess } from '@hearth/host';
-import { belief, ingress, memory, orchestrator, retention } from '@hearth/proto';
+import { belief, ingress, memory, orchestrator, retention, uncertainty } from '@hearth/proto';
 import { waitForPosition } from '@hearth/store';
 import { cleanupNamespace, databaseUrl, dropSchemas, natsUrl, testNamespace, waitFor } from '@hearth/testing';
 import type { Insertable, Kysely } from 'kysely';
@@ -35,7 +35,7 @@ describe('GET /v1/me/export and the admin access trail', () => {
   let db: Kysely<IngressDb>;
   /**
    * The hosted process's own bus (it holds the data keys payloads are sealed with),
-   * on which the test also plays the memory, orchestrator, belief-graph and retention services.
+   * on which the test also plays the memory, orchestrator, belief-graph, uncertainty and retention services.
    */
   let bus: Bus;
   let admin: { token: string; userId: string };
@@ -45,6 +45,9 @@ describe('GET /v1/me/export and the admin access trail', () => {
   const beliefsOf = new Map<string, belief.GetBeliefsResponse>();
   const beliefsAsked: { userId: string; holder: string }[] = [];
   const failBeliefsFor = new Set<string>();
+  const uncertaintiesOf = new Map<string, uncertainty.GetUncertaintiesResponse>();
+  const uncertaintiesAsked: string[] = [];
+  const failUncertaintiesFor = new Set<string>();
 
   beforeAll(async () => {
     const nats = await natsUrl();
@@ -80,6 +83,12 @@ describe('GET /v1/me/export and the admin access trail', () => {
       beliefsAsked.push({ userId, holder });
       if (failBeliefsFor.has(userId)) throw new Error('belief graph unavailable');
       return belief.GetBeliefsResponse.encode(beliefsOf.get(userId) ?? belief.GetBeliefsResponse.fromPartial({})).finish();
+    });
+    await bus.serveQuery('uncertainty', GET_UNCERTAINTIES, async (request) => {
+      const { userId } = uncertainty.GetUncertaintiesRequest.decode(request);
+      uncertaintiesAsked.push(userId);
+      if (failUncertaintiesFor.has(userId)) throw new Error('uncertainty store unavailable');
+      return uncertainty.GetUncertaintiesResponse.encode(uncertaintiesOf.get(userId) ?? uncertainty.GetUncertaintiesResponse.fromPartial({ tolerance: 0.5 })).finish();
     });
     await bus.serveQuery('retention', GET_RETENTION, async (request) => {
       const { userId } = retention.GetRetentionRequest.decode(request);
@@ -143,7 +152,9 @@ describe('GET /v1/me/export and the admin access trail', () => {
       memoryValue: 'busan',
       confidence: 0.75,
       status: 'ACTIVE',
+      // Field 7, the confidence memory still sends; the API shows the state.
       reliability: 0.75,
+      reliabilityState: 'uncertain',
       sourceMessageIds: [randomUUID()],
       createdAt: new Date(Date.parse('2026-11-01T00:00:00Z')),
       lastConfirmedAt: new Date(Date.parse('2026-11-02T00:00:00Z')),
@@ -239,6 +250,27 @@ describe('GET /v1/me/export and the admin access trail', () => {
     challenges: [{ challengeId: aBelief.challenge, beliefId: aBelief.affirmed, style: 'curious', messageId: aBelief.said[0]!, createdAt: new Date(Date.parse('2026-11-12T07:00:00Z')) }],
   });
 
+  /** a's uncertainties: an open contradiction between two memories, and the tolerance. */
+  const aUncertainty = { id: randomUUID(), memories: [randomUUID(), randomUUID()], said: randomUUID() };
+  const aUncertainties = uncertainty.GetUncertaintiesResponse.fromPartial({
+    tolerance: 0.44,
+    uncertainties: [
+      {
+        uncertaintyId: aUncertainty.id,
+        uncertaintyType: 'contradiction',
+        subjects: aUncertainty.memories.map((id) => ({ kind: 'memory', id, store: 'trait' })),
+        severity: 'critical',
+        state: 'surfaced',
+        detectionContext: 'ingestion',
+        temporalSignal: false,
+        resolutionStrategy: '',
+        surfacedCount: 1,
+        sourceMessageIds: [aUncertainty.said],
+        createdAt: new Date(Date.parse('2026-11-06T07:00:00Z')),
+      },
+    ],
+  });
+
   describe('a user with 10,000 chat turns, and another user', () => {
     beforeAll(async () => {
       Object.assign(a, await onboardedUser('Mina'));
@@ -246,10 +278,13 @@ describe('GET /v1/me/export and the admin access trail', () => {
       memoriesOf.set(a.userId, [
         record(a.userId, {}),
         record(a.userId, { memoryKey: 'pref:food:sushi', memoryValue: 'like|sushi', type: 'PREFERENCE', status: 'SUPERSEDED', supersededBy: randomUUID() }),
-        record(a.userId, { memoryKey: 'fact:job', memoryValue: 'nurse', status: 'INVALID' }),
+        // Never rated by uncertainty: reliable, the default.
+        record(a.userId, { memoryKey: 'fact:job', memoryValue: 'nurse', status: 'INVALID', reliabilityState: '' }),
       ]);
       memoriesOf.set(b.userId, [record(b.userId, { memoryValue: B_SECRET })]);
       beliefsOf.set(a.userId, aBeliefs);
+      uncertaintiesOf.set(a.userId, aUncertainties);
+      uncertaintiesOf.set(b.userId, uncertainty.GetUncertaintiesResponse.fromPartial({ tolerance: 0.6, uncertainties: [{ uncertaintyId: randomUUID(), sourceMessageIds: [B_SECRET] }] }));
       beliefsOf.set(b.userId, belief.GetBeliefsResponse.fromPartial({ nodes: [{ beliefId: randomUUID(), holder: 'user', canonicalText: `i am ${B_SECRET}`, createdAt: new Date(0) }] }));
 
       const seedStart = performance.now();
@@ -338,6 +373,7 @@ describe('GET /v1/me/export and the admin access trail', () => {
       expect(doc.relationship).toMatchObject({ relationship_stage: 'ACQUAINTANCE', rapport_score: 31, sessions_count: 4 });
       expect(doc.memories.map((m: any) => m.status).sort()).toEqual(['ACTIVE', 'INVALID', 'SUPERSEDED']);
       expect(doc.memories.find((m: any) => m.status === 'SUPERSEDED').superseded_by).toEqual(expect.any(String));
+      expect(doc.memories.map((m: any) => m.reliability)).toEqual(['uncertain', 'uncertain', 'reliable']);
       expect(listAsked).toContainEqual({ userId: a.userId, all: true });
       expect(doc.retention).toMatchObject({ user_id: a.userId, backoff_multiplier: 2 });
       // the caller's own beliefs (holder user) from the belief graph: nodes, conflicts and challenges, no links
@@ -368,7 +404,27 @@ describe('GET /v1/me/export and the admin access trail', () => {
       expect(doc.beliefs.challenges).toEqual([
         { challenge_id: aBelief.challenge, belief_id: aBelief.affirmed, style: 'curious', message_id: aBelief.said[0], created_at: '2026-11-12T07:00:00.000Z' },
       ]);
-      expect(doc.uncertainties).toEqual([]);
+      // the caller's uncertainties and tolerance, as the admin view shows them
+      expect(uncertaintiesAsked).toContainEqual(a.userId);
+      expect(doc.uncertainties).toEqual({
+        uncertainties: [
+          {
+            uncertainty_id: aUncertainty.id,
+            uncertainty_type: 'contradiction',
+            subjects: aUncertainty.memories.map((id) => ({ kind: 'memory', id })),
+            severity: 'critical',
+            state: 'surfaced',
+            detection_context: 'ingestion',
+            temporal_signal: false,
+            resolution_strategy: null,
+            surfaced_count: 1,
+            source_message_ids: [aUncertainty.said],
+            created_at: '2026-11-06T07:00:00.000Z',
+            resolved_at: null,
+          },
+        ],
+        tolerance: 0.44,
+      });
       expect(doc.trust).toEqual({ actors: [], outcomes: [], feedback: [] });
 
       // every message of every conversation, oldest first, the refused turn included
@@ -483,6 +539,21 @@ describe('GET /v1/me/export and the admin access trail', () => {
     });
     expect(r.headers.get('content-disposition')).toBeNull();
     expect(beliefsAsked).toContainEqual({ userId, holder: 'user' });
+  });
+
+  it('answers 503, an error body and no document, when the uncertainty service fails', async () => {
+    const { token, userId } = await onboardedUser('Yuna');
+    failUncertaintiesFor.add(userId);
+
+    const r = await call('GET', '/v1/me/export', { token });
+
+    expect(r).toEqual({
+      status: 503,
+      body: { error: { code: 'UNAVAILABLE', message: 'uncertainties are not available right now; retry shortly' } },
+      headers: expect.anything(),
+    });
+    expect(r.headers.get('content-disposition')).toBeNull();
+    expect(uncertaintiesAsked).toContainEqual(userId);
   });
 
   it('records no trail for a timeline of an id that never was a user', async () => {

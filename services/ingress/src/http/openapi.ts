@@ -4,6 +4,15 @@ import { BELIEF_HOLDERS } from '../app/beliefs-view.js';
 import { INITIAL_BACKOFF_MULTIPLIER } from '../app/retention-view.js';
 import { AGE_BANDS, OCCUPATIONS, REQUIRED_ANSWERS } from '../users/answers.js';
 import { TOPIC_IDS } from '@hearth/text';
+import {
+  RELIABILITY_STATES,
+  SEVERITIES,
+  UNCERTAINTY_CONFIG,
+  type DetectionContext,
+  type Strategy,
+  type UncertaintyState,
+  type UncertaintyType,
+} from '@hearth/uncertainty';
 import type { UserState } from '../users/user.js';
 import { isExempt } from './rate-limit.js';
 
@@ -51,6 +60,14 @@ export interface OpenApiDocument {
 // Compile-time complete: adding a UserState without listing it here fails tsc.
 const USER_STATE_SET = { CREATED: true, ONBOARDING: true, ACTIVE: true } satisfies Record<UserState, true>;
 const USER_STATES = Object.keys(USER_STATE_SET) as UserState[];
+
+// The values of uncertainty-engine.md's `uncertainties` table; compile-time complete as USER_STATE_SET.
+const UNCERTAINTY_TYPES = Object.keys({ contradiction: true, unverified: true, stale: true, ambiguous: true } satisfies Record<UncertaintyType, true>);
+const UNCERTAINTY_STATES = Object.keys({ open: true, surfaced: true, resolved: true, decayed: true } satisfies Record<UncertaintyState, true>);
+const DETECTION_CONTEXTS = Object.keys({ ingestion: true, drift: true, pre_action: true, consolidation: true } satisfies Record<DetectionContext, true>);
+const STRATEGIES = Object.keys(
+  { temporal_supersede: true, user_clarified: true, evidence_resolved: true, confidence_dominance: true, decayed: true } satisfies Record<Strategy, true>,
+);
 
 // The stages of turn-pipeline §2.5, in promotion order.
 const RELATIONSHIP_STAGES = ['STRANGER', 'ACQUAINTANCE', 'FRIEND', 'CLOSE_FRIEND'] as const;
@@ -325,7 +342,13 @@ const schemas: Record<string, JsonSchema> = {
       },
       confidence: { type: 'number', minimum: 0, maximum: 1, description: '0.60 heuristic, 0.75 LLM; +0.15 per confirmation, capped at 1.0; an opposite stance starts at ≤ 0.55.' },
       status: { type: 'string', enum: ['ACTIVE', 'SUPERSEDED', 'INVALID'] },
-      reliability: { type: 'number', minimum: 0, maximum: 1, description: 'The confidence until the uncertainty service rates memories.' },
+      reliability: {
+        type: 'string',
+        enum: [...RELIABILITY_STATES],
+        description:
+          'uncertainty-engine.md "Memory Reliability Model": reliable (the default), uncertain (inferred, unconfirmed), contradicted ' +
+          '(conflicts with another memory) or superseded (true in the past tense only).',
+      },
       source_message_ids: { type: 'array', items: uuid, description: 'The user messages it came from, first first.' },
       created_at: { type: 'string', format: 'date-time' },
       last_confirmed_at: { type: 'string', format: 'date-time' },
@@ -516,6 +539,65 @@ const schemas: Record<string, JsonSchema> = {
       challenges: { type: 'array', items: ref('BeliefChallenge'), description: 'Empty when only the companion holder is asked.' },
     },
   },
+  UncertaintySubject: {
+    type: 'object',
+    description: 'What an uncertainty is about: a memory (GET /v1/me/memories) or a belief node (the belief graph).',
+    required: ['kind', 'id'],
+    properties: {
+      kind: { type: 'string', enum: ['memory', 'belief'] },
+      id: { ...uuid, description: 'The memory_id or belief_id. A side whose memory is not written yet is left out until it is.' },
+    },
+  },
+  Uncertainty: {
+    type: 'object',
+    description:
+      "One row of uncertainty-engine.md's uncertainties table: a contradiction between two memories, or a solo " +
+      'uncertainty (unverified, stale, ambiguous) about one.',
+    required: [
+      'uncertainty_id',
+      'uncertainty_type',
+      'subjects',
+      'severity',
+      'state',
+      'detection_context',
+      'temporal_signal',
+      'resolution_strategy',
+      'surfaced_count',
+      'source_message_ids',
+      'created_at',
+      'resolved_at',
+    ],
+    properties: {
+      uncertainty_id: uuid,
+      uncertainty_type: { type: 'string', enum: UNCERTAINTY_TYPES },
+      subjects: { type: 'array', items: ref('UncertaintySubject'), maxItems: 2, description: 'Memory a, then memory b (none for a solo uncertainty).' },
+      severity: { type: 'string', enum: [...SEVERITIES] },
+      state: { type: 'string', enum: UNCERTAINTY_STATES },
+      detection_context: { type: 'string', enum: DETECTION_CONTEXTS },
+      temporal_signal: { type: 'boolean', description: 'A temporal change was detected: the newer side may replace the older (temporal_supersede).' },
+      resolution_strategy: { ...nullable({ type: 'string', enum: STRATEGIES }), description: 'Null until resolved (or decayed).' },
+      surfaced_count: { type: 'integer', minimum: 0, description: 'How many replies asked about it.' },
+      source_message_ids: { type: 'array', items: uuid, description: 'The user messages that stated its sides.' },
+      created_at: { type: 'string', format: 'date-time' },
+      resolved_at: { ...nullable({ type: 'string', format: 'date-time' }), description: 'Null until resolved (or decayed).' },
+    },
+  },
+  Uncertainties: {
+    type: 'object',
+    description: "A user's uncertainties, every state, and the companion's uncertainty tolerance for the user.",
+    required: ['uncertainties', 'tolerance'],
+    properties: {
+      uncertainties: { type: 'array', items: ref('Uncertainty') },
+      tolerance: {
+        type: 'number',
+        minimum: UNCERTAINTY_CONFIG.tolerance.min,
+        maximum: UNCERTAINTY_CONFIG.tolerance.max,
+        description:
+          `uncertainty-engine.md "Uncertainty Tolerance": starts at ${UNCERTAINTY_CONFIG.tolerance.baseline}, lower when the user corrects ` +
+          'the companion (it asks sooner), higher when they reinforce what it holds (it resolves more silently).',
+      },
+    },
+  },
   AuditEvent: {
     type: 'object',
     required: ['type', 'event_id', 'occurred_at', 'service', 'causation_id', 'correlation_id', 'payload', 'erased'],
@@ -647,7 +729,7 @@ const schemas: Record<string, JsonSchema> = {
       event_id: uuid,
       admin_id: { type: 'string', description: "The admin token's subject." },
       route: { type: 'string', examples: ['GET /v1/admin/users/{user_id}/timeline'] },
-      resource: { type: 'string', description: 'timeline | retention | beliefs | dead-letters | turn:<message_id>', examples: ['timeline', 'turn:5d1c3a2e-0b6f-4a59-9c1e-7f2a8d4b6c10'] },
+      resource: { type: 'string', description: 'timeline | retention | beliefs | uncertainties | dead-letters | turn:<message_id>', examples: ['timeline', 'turn:5d1c3a2e-0b6f-4a59-9c1e-7f2a8d4b6c10'] },
       accessed_at: { type: 'string', format: 'date-time' },
     },
   },
@@ -682,7 +764,7 @@ const schemas: Record<string, JsonSchema> = {
           challenges: { type: 'array', items: ref('BeliefChallenge') },
         },
       },
-      uncertainties: { type: 'array', items: { type: 'object' }, description: 'Empty until the uncertainty engine runs.' },
+      uncertainties: { ...ref('Uncertainties'), description: 'As GET /v1/admin/users/{user_id}/uncertainties shows them: every uncertainty, and the tolerance.' },
       trust: {
         type: 'object',
         description: 'Empty until the trust service runs.',
@@ -904,7 +986,7 @@ const paths: Record<string, OpenApiPathItem> = {
         },
         '401': E.unauthenticated,
         '404': error('USER_NOT_FOUND', 'No such user (never created, or erased).'),
-        '503': error('UNAVAILABLE', 'A service the export reads (memory, orchestrator, belief graph, retention) did not answer; retry shortly.'),
+        '503': error('UNAVAILABLE', 'A service the export reads (memory, orchestrator, belief graph, uncertainty, retention) did not answer; retry shortly.'),
       },
     },
   },
@@ -1068,6 +1150,23 @@ const paths: Record<string, OpenApiPathItem> = {
         '404': error('USER_NOT_FOUND', 'No such user.'),
         '422': error('INVALID_FIELDS', 'user_id is not a uuid, or holder is not user or companion or is given more than once; `details.fields` names it.'),
         '503': error('UNAVAILABLE', 'The belief graph did not answer, or the read could not be recorded; retry shortly.'),
+      },
+    },
+  },
+  '/v1/admin/users/{user_id}/uncertainties': {
+    get: {
+      operationId: 'getUserUncertainties',
+      summary: "A user's uncertainties and the companion's tolerance (role admin)",
+      description: `Contradictions and solo uncertainties about the user's memories and beliefs, in every state (uncertainty-engine.md). ${ACCESS_TRAIL}`,
+      tags: ['admin', 'uncertainty'],
+      parameters: [{ name: 'user_id', in: 'path', required: true, description: 'Must be a uuid (otherwise 422).', schema: uuid }],
+      responses: {
+        '200': json(ref('Uncertainties'), 'The uncertainties of the user (an empty list for a user with none yet).'),
+        '401': E.unauthenticated,
+        '403': error('FORBIDDEN', 'The token lacks the admin role.'),
+        '404': error('USER_NOT_FOUND', 'No such user.'),
+        '422': E.invalid,
+        '503': error('UNAVAILABLE', 'The uncertainty service did not answer, or the read could not be recorded; retry shortly.'),
       },
     },
   },
@@ -1269,6 +1368,7 @@ export const OPENAPI: OpenApiDocument = {
     { name: 'memories', description: 'What the companion knows about the user, and forgetting it (turn-pipeline §12).' },
     { name: 'retention', description: 'Proactive messages and their attribution (turn-pipeline §14).' },
     { name: 'beliefs', description: "The belief graph: the user's self-perceptions and the companion's self-beliefs (self-belief-decomposer.md, belief-challenge.md)." },
+    { name: 'uncertainty', description: "Contradictions and uncertainties about the user's memories and beliefs, and their reliability (uncertainty-engine.md)." },
     { name: 'admin', description: 'Admin and audit (role admin).' },
     { name: 'operations', description: 'Served by every service.' },
     { name: 'docs', description: 'This documentation.' },

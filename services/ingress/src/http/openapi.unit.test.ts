@@ -6,8 +6,11 @@ import { Events } from '@hearth/events';
 import { HealthController } from '@hearth/host';
 import { adminAccessView } from '../app/admin-access.js';
 import { buildTurnTrail } from '../app/audit.js';
-import { belief } from '@hearth/proto';
+import { belief, memory, uncertainty } from '@hearth/proto';
+import { RELIABILITY_STATES } from '@hearth/uncertainty';
 import { beliefGraphView, BELIEF_HOLDERS, exportBeliefsView } from '../app/beliefs-view.js';
+import { memoryView } from '../app/memory-view.js';
+import { uncertaintiesView } from '../app/uncertainties-view.js';
 import { exportDocument, exportMessages } from '../app/export.js';
 import { INITIAL_RELATIONSHIP } from '../app/relationship-view.js';
 import { retentionView } from '../app/retention-view.js';
@@ -150,6 +153,7 @@ describe('OpenAPI document of the ingress API', () => {
     ['POST', '/v1/me/app-opens', ['202', '400', '401', '404', '413', '422', '429', '503']],
     ['GET', '/v1/admin/users/{user_id}/retention', ['200', '401', '403', '404', '422', '429', '503']],
     ['GET', '/v1/admin/users/{user_id}/beliefs', ['200', '401', '403', '404', '422', '429', '503']],
+    ['GET', '/v1/admin/users/{user_id}/uncertainties', ['200', '401', '403', '404', '422', '429', '503']],
   ])('documents %s %s with its statuses', (method, path, statuses) => {
     const doc = documented.find((d) => key(d.method, d.path) === key(method, path));
     expect(Object.keys(doc!.operation.responses).sort()).toEqual(statuses);
@@ -229,10 +233,40 @@ describe('OpenAPI document of the ingress API', () => {
     });
   });
 
+  it('describes the uncertainties the app answers, part by part, in the admin route and the export', () => {
+    const view = uncertaintiesView(
+      uncertainty.GetUncertaintiesResponse.fromPartial({
+        tolerance: 0.5,
+        uncertainties: [{ uncertaintyId: 'x1', subjects: [{ kind: 'memory', id: 'm1' }], createdAt: new Date(0), resolvedAt: new Date(0) }],
+      }),
+    );
+    const shapes = { Uncertainties: view, Uncertainty: view.uncertainties[0]!, UncertaintySubject: view.uncertainties[0]!.subjects[0]! };
+    for (const [name, shape] of Object.entries(shapes)) {
+      const schema = OPENAPI.components.schemas[name]!;
+      // In the order the app writes them (API.md's).
+      expect([name, schema.required]).toEqual([name, Object.keys(shape)]);
+      expect([name, Object.keys(schema.properties as object)]).toEqual([name, Object.keys(shape)]);
+    }
+    const route = documented.find((d) => key(d.method, d.path) === key('get', '/v1/admin/users/{user_id}/uncertainties'))!;
+    expect(route.operation.responses['200']!.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/Uncertainties' });
+    const exported = (OPENAPI.components.schemas.Export!.properties as Record<string, JsonSchema>).uncertainties!;
+    expect(exported.$ref).toBe('#/components/schemas/Uncertainties');
+  });
+
+  it("describes a memory's reliability as the state the app answers", () => {
+    const schema = OPENAPI.components.schemas.Memory!;
+    const reliability = (schema.properties as Record<string, JsonSchema>).reliability!;
+    expect(reliability).toMatchObject({ type: 'string', enum: [...RELIABILITY_STATES] });
+    const shown = memoryView(memory.MemoryRecord.fromPartial({ memoryId: 'm1' }), false);
+    expect(reliability.enum).toContain(shown.reliability);
+    expect([...(schema.required as string[])].sort()).toEqual(Object.keys(shown).sort());
+  });
+
   it('describes the export the app writes, key by key, with its messages and admin accesses', () => {
     const none = (async function* () {})();
     const beliefs = exportBeliefsView(belief.GetBeliefsResponse.fromPartial({}));
-    const doc = exportDocument({ exported_at: '', user: null, controls: null, relationship: null, memories: [], beliefs, retention: null }, none, none);
+    const uncertainties = uncertaintiesView(uncertainty.GetUncertaintiesResponse.fromPartial({}));
+    const doc = exportDocument({ exported_at: '', user: null, controls: null, relationship: null, memories: [], beliefs, uncertainties, retention: null }, none, none);
     const schema = OPENAPI.components.schemas.Export!;
     const keys = [...doc.entries].map(([k]) => k);
     expect(schema.required).toEqual(keys);
