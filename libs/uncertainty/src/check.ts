@@ -21,8 +21,12 @@ export interface CheckInput {
   at: Date;
   /** The id of an uncertainty this message opens about `key` (derived by the caller from the message id). */
   newId: (key: string) => string;
-  /** Seed of the turn (fresh phrasing is the orchestrator's; this only breaks ties). */
-  topicIds?: readonly string[];
+  /**
+   * The LLM classifier's readings by key (when one is configured), recorded with the
+   * check: they replace the rules' temporal_change / true_contradiction; a
+   * correction or a restatement stays the rules' (explicit words decide those).
+   */
+  classified?: ReadonlyMap<string, { classification: Classification; reasoning: string }>;
 }
 
 /** Trait (FACT, PREFERENCE) or episode (RELATIONSHIP_EVENT, EMOTIONAL_PATTERN): specs/README.md's mapping. */
@@ -150,7 +154,12 @@ export function checkMessage(input: CheckInput): CheckDecision {
   for (const c of input.candidates) {
     const held = heldByKey.get(c.key);
     if (!held) continue;
-    const { classification, cue } = classifyPair(input.text, c, held);
+    const ruled = classifyPair(input.text, c, held);
+    const llm = input.classified?.get(c.key);
+    const overridable = ruled.classification === 'temporal_change' || ruled.classification === 'true_contradiction';
+    // context_dependent and figurative readings are not contradictions of the stored value.
+    const read = llm && overridable ? (llm.classification === 'context_dependent' || llm.classification === 'figurative' ? 'compatible' : llm.classification) : ruled.classification;
+    const { classification, cue } = { classification: read, cue: llm && overridable ? `llm: ${llm.reasoning}`.slice(0, 200) : ruled.cue };
     out.matches.push({ key: c.key, statedValue: c.value, memoryId: held.memoryId, storedValue: held.value, classification, cue });
     const openOnKey = input.open.find((u) => u.key === c.key && !resolved.has(u.uncertaintyId));
     if (classification === 'compatible') continue;

@@ -10,3 +10,4 @@ export { questionFor, type Question } from './phrasing.js';
 export { decayedConfidence, assemblyWeight, reliabilityOf } from './decay.js';
 export { checkMessage, classifyPair, selectSurface, answerSide, evidenceOf, evidenceWinner, severityOf, storeOf, sourceOf, sideOf, type CheckInput } from './check.js';
 export { reconcile, sampleForDrift, driftBudget, domainOf, type DriftInput, type DriftDecision } from './drift.js';
+export { CLASSIFIER_PROMPT, classifierReplySchema, classifierUserPrompt, type ClassifierReply } from './prompts.js';

@@ -14,6 +14,8 @@ export const SERVICE = {
   writtenBackWaitMs: 250,
   /** The time box of the check as a whole (uncertainty-engine.md Phase 2: 600 ms). */
   timeBoxMs: UNCERTAINTY_CONFIG.ingestionTimeBoxMs,
+  /** The classifier's timeout: inside the time box, with room for the reads and the append. */
+  classifierTimeoutMs: 450,
   /** The most GET /v1/admin/users/{id}/uncertainties lists, oldest first. */
   listLimit: 500,
   /** The memory types Context 1 checks a message against: traits (specs/README.md). */

@@ -1,6 +1,9 @@
 import type { ServiceDefinition } from '@hearth/host';
 import { CHECK_MESSAGE, CHECK_RELIABILITY, GET_UNCERTAINTIES } from '@hearth/events';
+import { createChatClient, loadLlmConfig } from '@hearth/llm';
 import { startProjection, startReactor } from '@hearth/store';
+import { createClassifierLlm } from './adapters/llm.js';
+import { SERVICE } from './config.js';
 import type { Kysely } from 'kysely';
 import { migration as m0001 } from '../migrations/2026_11_28_0001_uncertainty.js';
 import type { UncertaintyDb } from './db.js';
@@ -23,8 +26,14 @@ export const service: ServiceDefinition = {
   projections: [uncertaintiesProjection],
   async create(ctx) {
     const db = ctx.db as Kysely<UncertaintyDb>;
-    const deps = { bus: ctx.bus, db, logger: ctx.logger };
-    ctx.logger.info('contradictions are classified by the offline rules (libs/uncertainty): temporal and correction cues, singleton facts, stance flips');
+    const cfg = loadLlmConfig(ctx.environment);
+    // The check is time-boxed (Context 1): the classifier gets the box as its timeout and no retries.
+    const llm = cfg.chat ? createClassifierLlm(createChatClient({ ...cfg.chat, timeoutMs: Math.min(cfg.chat.timeoutMs, SERVICE.classifierTimeoutMs), maxRetries: 0 }, { logger: ctx.logger })) : null;
+    const deps = { bus: ctx.bus, db, logger: ctx.logger, llm };
+    ctx.logger.info(
+      { classifier: llm ? { provider: llm.provider, model: llm.model } : 'rules' },
+      llm ? 'contradictions are classified by the configured LLM, the offline rules deciding when it is late' : 'no LLM endpoint configured (LLM_BASE_URL): contradictions are classified by the offline rules (temporal and correction cues, singleton facts, stance flips)',
+    );
     return {
       async start() {
         await ctx.bus.serveQuery('uncertainty', CHECK_MESSAGE, createCheckMessageCommand(deps));

@@ -3,7 +3,10 @@ import { deriveId, Events } from '@hearth/events';
 import { extractRulesOnly } from '@hearth/memory-rules';
 import { requireApplied } from '@hearth/store';
 import { counter, histogram, type Logger } from '@hearth/telemetry';
-import { checkMessage, selectSurface, type CheckDecision } from '@hearth/uncertainty';
+import { checkMessage, classifyPair, selectSurface, type CheckDecision, type Classification } from '@hearth/uncertainty';
+import { llmExchangeToProto } from '@hearth/events';
+import type { LlmExchange } from '@hearth/llm';
+import type { ClassifierLlm } from '../adapters/llm.js';
 import type { Kysely } from 'kysely';
 import { loadHeld, loadRecords, loadTolerance, waitWrittenBack } from '../adapters/state.js';
 import { SERVICE } from '../config.js';
@@ -15,6 +18,8 @@ export interface CheckDeps {
   bus: Bus;
   db: Kysely<UncertaintyDb>;
   logger?: Logger;
+  /** The contradiction classifier, when an LLM is configured; else the rules alone. */
+  llm?: ClassifierLlm | null;
 }
 
 export interface CheckRequest {
@@ -60,6 +65,7 @@ export async function runCheck(deps: CheckDeps, req: CheckRequest): Promise<Chec
     return { ...NOTHING, surface };
   }
   let decision = NOTHING;
+  let exchanges: LlmExchange[] = [];
   await appendDecided(deps.bus, 'uncertainty', req.userId, async (last) => {
     // Asked again (a redelivered turn, a replica): the answer is the recorded one.
     await requireApplied(deps.db, uncertaintiesProjection.name, last, { timeoutMs: SERVICE.projectionWaitMs });
@@ -73,7 +79,24 @@ export async function runCheck(deps: CheckDeps, req: CheckRequest): Promise<Chec
       loadRecords(deps.db, req.userId, ['open', 'surfaced']),
       loadTolerance(deps.db, req.userId),
     ]);
+    // The classifier is asked only about pairs the rules call a change or a contradiction.
+    const classified = new Map<string, { classification: Classification; reasoning: string }>();
+    exchanges = [];
+    if (deps.llm) {
+      const asks = candidates.flatMap((c) => {
+        const h = held.find((x) => x.key === c.key);
+        const ruled = h ? classifyPair(req.text, c, h).classification : 'compatible';
+        return h && (ruled === 'temporal_change' || ruled === 'true_contradiction') ? [{ c, h }] : [];
+      });
+      const seed = parseInt(req.messageId.replace(/-/g, '').slice(0, 8), 16) >>> 0;
+      for (const { c, h } of asks) {
+        const r = await deps.llm.classify(req.text, c, h, req.at, seed);
+        exchanges.push(...r.exchanges);
+        if (r.reading) classified.set(c.key, r.reading);
+      }
+    }
     decision = checkMessage({
+      classified,
       messageId: req.messageId,
       text: req.text,
       candidates,
@@ -86,7 +109,7 @@ export async function runCheck(deps: CheckDeps, req: CheckRequest): Promise<Chec
     });
     // Too late for the reply: nothing is woven now; an open one waits for its context.
     if (req.late) decision = { ...decision, surface: null };
-    return decisionDrafts(req, decision, Math.round(performance.now() - started));
+    return decisionDrafts(req, decision, Math.round(performance.now() - started), exchanges);
   });
   const verdict = decision.verdict;
   checks.add(1, { verdict, late: String(req.late) });
@@ -96,7 +119,7 @@ export async function runCheck(deps: CheckDeps, req: CheckRequest): Promise<Chec
 }
 
 /** The events of one check; none when it found nothing to record. */
-export function decisionDrafts(req: CheckRequest, d: CheckDecision, latencyMs = 0): EventDraft[] {
+export function decisionDrafts(req: CheckRequest, d: CheckDecision, latencyMs = 0, exchanges: readonly LlmExchange[] = []): EventDraft[] {
   if (d.matches.length === 0 && d.resolutions.length === 0 && !d.steppedDown && !d.record) return [];
   const m: Meta = { userId: req.userId, causationId: req.causationId, correlationId: req.messageId, occurredAt: req.at, basis: req.messageId };
   const drafts: EventDraft[] = [];
@@ -122,8 +145,8 @@ export function decisionDrafts(req: CheckRequest, d: CheckDecision, latencyMs = 
         verdict: d.verdict,
         contradictedMemoryIds: d.contradictedMemoryIds,
         uncertaintyId: d.uncertaintyId,
-        classifier: 'rules',
-        exchanges: [],
+        classifier: exchanges.length > 0 ? 'llm' : 'rules',
+        exchanges: exchanges.map(llmExchangeToProto),
         latencyMs,
         late: req.late,
         matches: d.matches.map((x) => ({ memoryKey: x.key, statedValue: x.statedValue, memoryId: x.memoryId, storedValue: x.storedValue, classification: x.classification, cue: x.cue })),

@@ -17,6 +17,8 @@ import { createCheckMessageCommand } from '../queries/check-message.js';
 import { createCheckReliabilityQuery } from '../queries/check-reliability.js';
 import { createGetUncertaintiesQuery } from '../queries/get-uncertainties.js';
 import { createUncertaintyReactor } from './reactor.js';
+import { createChatClient, startLlmStub } from '@hearth/llm';
+import { createClassifierLlm, type ClassifierLlm } from '../adapters/llm.js';
 
 const silent = { info: () => undefined, warn: (...a: unknown[]) => console.warn(...a), error: (...a: unknown[]) => console.error(...a), debug: () => undefined };
 const T0 = new Date('2026-11-01T09:00:00Z').getTime();
@@ -31,7 +33,9 @@ describe('uncertainty service (live, NATS + Postgres)', () => {
   let db: Kysely<UncertaintyDb>;
   let bus: Bus;
   let running: RunningConsumer[] = [];
-  const reactor = () => createUncertaintyReactor({ bus, db });
+  // The classifier is switched on by the LLM test only.
+  const deps: { bus: Bus; db: Kysely<UncertaintyDb>; llm: ClassifierLlm | null } = { bus: undefined as unknown as Bus, db: undefined as unknown as Kysely<UncertaintyDb>, llm: null };
+  const reactor = () => createUncertaintyReactor(deps);
 
   beforeAll(async () => {
     ns = testNamespace('uncertainty');
@@ -43,7 +47,8 @@ describe('uncertainty service (live, NATS + Postgres)', () => {
     db = schemaDb<UncertaintyDb>(database, schema);
     bus = await Bus.connect({ url: nats, name: `${ns}-unc`, namespace: ns, logger: silent });
     await bus.ensureStreams(['memory', 'orchestrator', 'belief-graph', 'uncertainty']);
-    const deps = { bus, db };
+    deps.bus = bus;
+    deps.db = db;
     await bus.serveQuery('uncertainty', CHECK_MESSAGE, createCheckMessageCommand(deps));
     await bus.serveQuery('uncertainty', CHECK_RELIABILITY, createCheckReliabilityQuery(db));
     await bus.serveQuery('uncertainty', GET_UNCERTAINTIES, createGetUncertaintiesQuery(db));
@@ -192,5 +197,32 @@ describe('uncertainty service (live, NATS + Postgres)', () => {
     const r = await u.check('what a long day');
     expect(r.verdict).toBe('none');
     expect(await bus.lastOnSubject('uncertainty', u.userId)).toBeNull();
+  }, 30_000);
+
+  it('with an LLM configured, the classifier decides what the rules call a contradiction, its exchange is recorded, and replay asks it nothing', async () => {
+    const stub = await startLlmStub(() => ({ content: JSON.stringify({ classification: 'compatible', confidence: 0.8, reasoning: 'hating one dish can sit beside liking sushi', recommended_resolution: 'keep_both' }) }));
+    deps.llm = createClassifierLlm(createChatClient({ baseUrl: stub.url, apiKey: null, model: 'stub-model', timeoutMs: 2_000, maxRetries: 0, temperature: 0 }));
+    try {
+      const u = user();
+      const liked = await u.remember('PREFERENCE', 'pref:food:sushi', 'like|sushi');
+      const r = await u.check('I hate sushi', { after: liked.messageId });
+      expect(r.verdict).toBe('none');
+      expect(r.surface).toBeUndefined();
+      await settled(u.userId);
+      const events = [];
+      for await (const e of bus.read('uncertainty', { key: u.userId })) events.push(e);
+      const [checked] = events.filter((e) => e.type === Events.MessageChecked.name);
+      const x = Events.MessageChecked.decode(checked!.payload);
+      expect(x.classifier).toBe('llm');
+      expect(x.exchanges).toHaveLength(1);
+      expect(x.matches[0]).toMatchObject({ classification: 'compatible', cue: expect.stringContaining('llm:') });
+      const asked = stub.requests.length;
+      const report = await replayProjection({ bus, database, service: 'uncertainty', schema, projection: uncertaintiesProjection, migrations: service.migrations, keep: false });
+      expect(report.equal).toBe(true);
+      expect(stub.requests.length).toBe(asked);
+    } finally {
+      deps.llm = null;
+      await stub.close();
+    }
   }, 30_000);
 });
