@@ -37,3 +37,17 @@ export const BROAD = {
   /** Broad memories one message gives at most, its longest sentences first. */
   maxPerMessage: 3,
 } as const;
+
+/** §12.3, §12.3.2: confidence. */
+export const CONFIDENCE = {
+  /** §12.3: heuristic-only extraction. */
+  heuristic: 0.6,
+  /** §12.3: LLM-extracted. */
+  llm: 0.75,
+  /** §12.3: the same key and value again adds this much… */
+  confirmStep: 0.15,
+  /** …up to this. */
+  max: 1.0,
+  /** §12.3.2 rule 2: an opposite stance starts at min(init, 0.55). */
+  oppositeStanceCap: 0.55,
+} as const;

@@ -29,6 +29,8 @@ export interface NodesTable {
   last_reinforced_at: Date;
   deleted_at: Date | null;
   merged_into: string | null;
+  /** uncertainty-engine.md: reliable | uncertain | contradicted | superseded, as the uncertainty service last said. */
+  reliability: Generated<string>;
 }
 
 export interface OccurrencesTable {
@@ -103,6 +105,14 @@ export interface SourcesTable {
   processed_at: Date;
 }
 
+/** The latest ReliabilityChanged of each of the user's belief ids, applied or not yet to `nodes`. */
+export interface BeliefReliabilityTable {
+  user_id: string;
+  belief_id: string;
+  reliability: string;
+  changed_at: Date;
+}
+
 export interface BeliefDb {
   nodes: NodesTable;
   occurrences: OccurrencesTable;
@@ -110,4 +120,5 @@ export interface BeliefDb {
   conflicts: ConflictsTable;
   challenges: ChallengesTable;
   sources: SourcesTable;
+  belief_reliability: BeliefReliabilityTable;
 }

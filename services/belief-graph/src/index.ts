@@ -6,6 +6,7 @@ import { startProjection, startReactor } from '@hearth/store';
 import type { Logger } from '@hearth/telemetry';
 import type { Kysely } from 'kysely';
 import { migration as m0001 } from '../migrations/2026_11_27_0001_beliefs.js';
+import { migration as m0002 } from '../migrations/2026_11_28_0002_belief_reliability.js';
 import { createChatBeliefLlm } from './adapters/llm-chat.js';
 import type { BeliefLlm } from './adapters/llm.js';
 import { LOCAL_EMBEDDING } from './config.js';
@@ -40,7 +41,7 @@ export function beliefRuntime(environment: Record<string, string | undefined>, l
  */
 export const service: ServiceDefinition = {
   name: 'belief-graph',
-  migrations: { '2026_11_27_0001_beliefs': m0001 },
+  migrations: { '2026_11_27_0001_beliefs': m0001, '2026_11_28_0002_belief_reliability': m0002 },
   projections: [beliefsProjection],
   async create(ctx) {
     const db = ctx.db as Kysely<BeliefDb>;

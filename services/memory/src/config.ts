@@ -3,21 +3,7 @@ import { z } from 'zod';
 /**
  * The memory service's numbers and fixed lists, each with its turn-pipeline section.
  */
-export { BROAD, MEMORY_KEYS, type EmotionPattern, type EventDomain, type FactField, type PreferenceCategory } from '@hearth/memory-rules';
-
-/** §12.3, §12.3.2: confidence. */
-export const CONFIDENCE = {
-  /** §12.3: heuristic-only extraction. */
-  heuristic: 0.6,
-  /** §12.3: LLM-extracted. */
-  llm: 0.75,
-  /** §12.3: the same key and value again adds this much… */
-  confirmStep: 0.15,
-  /** …up to this. */
-  max: 1.0,
-  /** §12.3.2 rule 2: an opposite stance starts at min(init, 0.55). */
-  oppositeStanceCap: 0.55,
-} as const;
+export { BROAD, CONFIDENCE, MEMORY_KEYS, type EmotionPattern, type EventDomain, type FactField, type PreferenceCategory } from '@hearth/memory-rules';
 
 /** §12.2: when the LLM extractor runs besides the heuristic one. */
 export const LLM_EXTRACTION_GATE = {

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /** One memory record (turn-pipeline §12), any status. */
 export interface MemoriesTable {
   memory_id: string;
@@ -25,6 +27,12 @@ export interface MemoriesTable {
   occurred_on: string | null;
   occurred_precision: string | null;
   occurred_text: string | null;
+  /**
+   * uncertainty-engine.md: reliable | uncertain | contradicted | superseded, as the
+   * uncertainty service last said (ReliabilityChanged); 'reliable' until it does.
+   * Independent of `status`: a SUPERSEDED record may be reliable (true in the past).
+   */
+  reliability: Generated<string>;
   /** Stream sequence of the event that last changed the row. */
   updated_seq: string | number;
 }
@@ -51,8 +59,20 @@ export interface MemoryTurnsTable {
   event_seq: string | number;
 }
 
+/**
+ * The latest ReliabilityChanged of each of the user's memory ids, applied or not
+ * yet to `memories` (the uncertainty stream may run ahead of the memory stream).
+ */
+export interface MemoryReliabilityTable {
+  user_id: string;
+  memory_id: string;
+  reliability: string;
+  changed_at: Date;
+}
+
 export interface MemoryDb {
   memories: MemoriesTable;
+  memory_reliability: MemoryReliabilityTable;
   suppressed_keys: SuppressedKeysTable;
   memory_turns: MemoryTurnsTable;
 }

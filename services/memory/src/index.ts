@@ -5,9 +5,11 @@ import { startProjection, startReactor } from '@hearth/store';
 import type { Kysely } from 'kysely';
 import { migration as m0001 } from '../migrations/2026_11_23_0001_memories.js';
 import { migration as m0002 } from '../migrations/2026_11_26_0002_memory_occurred.js';
+import { migration as m0003 } from '../migrations/2026_11_28_0003_memory_reliability.js';
 import { createLlmExtractor, createOfflineExtractor } from './adapters/llm-extractor.js';
 import { LOCAL_EMBEDDING, memoryEnvSchema, OFFLINE_EXTRACTOR } from './config.js';
 import type { MemoryDb } from './db.js';
+import { createClarifiedReactor } from './handlers/clarified.js';
 import { createIndexSyncReactor } from './handlers/index-sync.js';
 import { createWritebackReactor } from './handlers/writeback.js';
 import { createLexicalIndex } from './lexical/index.js';
@@ -26,10 +28,14 @@ import { createEmbeddedIndex } from './vector/embedded.js';
 import type { VectorIndex } from './vector/port.js';
 import { createQdrantIndex } from './vector/qdrant.js';
 
-/** The memory service: extraction, dedup, corrections and retrieval (turn-pipeline §12–§13). */
+/**
+ * The memory service: extraction, dedup, corrections and retrieval (turn-pipeline
+ * §12–§13); since issue 17 it projects the reliability states the uncertainty
+ * service owns, ranks retrieval by them, and restores a clarified winner.
+ */
 export const service: ServiceDefinition = {
   name: 'memory',
-  migrations: { '2026_11_23_0001_memories': m0001, '2026_11_26_0002_memory_occurred': m0002 },
+  migrations: { '2026_11_23_0001_memories': m0001, '2026_11_26_0002_memory_occurred': m0002, '2026_11_28_0003_memory_reliability': m0003 },
   projections: [memoriesProjection],
   async create(ctx) {
     const db = ctx.db as Kysely<MemoryDb>;
@@ -74,6 +80,8 @@ export const service: ServiceDefinition = {
         return [
           ...(await startProjection(ctx.bus, db, 'memory', memoriesProjection)),
           ...(await startReactor(ctx.bus, db, 'memory', createWritebackReactor({ bus: ctx.bus, db, clock: ctx.clock, logger: ctx.logger, extractor, embedder }))),
+          // Resolution feedback: a clarified winner memory had superseded is ACTIVE again.
+          ...(await startReactor(ctx.bus, db, 'memory', createClarifiedReactor({ bus: ctx.bus, db, logger: ctx.logger, embedder }))),
           ...(index.kind === 'qdrant' ? await startReactor(ctx.bus, db, 'memory', createIndexSyncReactor(index)) : []),
         ];
       },

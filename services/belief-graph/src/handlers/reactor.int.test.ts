@@ -36,7 +36,7 @@ async function startBeliefGraph(label: string, opts: { stub?: LlmStub; live?: bo
   await migrateSchema(database, schema, service.migrations);
   const db = schemaDb<BeliefDb>(database, schema);
   const bus = await Bus.connect({ url: nats, name: `${label}-bg`, namespace: ns, logger: silent });
-  await bus.ensureStreams(['ingress', 'orchestrator', 'belief-graph']);
+  await bus.ensureStreams(['ingress', 'orchestrator', 'belief-graph', 'uncertainty']);
   const embedder = createLocalEmbedder(LOCAL_EMBEDDING);
   const llm = opts.stub ? createChatBeliefLlm(createChatClient({ baseUrl: opts.stub.url, apiKey: null, model: 'stub-model', timeoutMs: 5_000, maxRetries: 0, temperature: 0 })) : null;
   const version = extractorVersion({ models: [llm ? `${llm.provider}/${llm.model}` : 'rules', embedder.model] });

@@ -2,7 +2,7 @@
 // and projection keep them, on Postgres: events applied by hand, one by one.
 import { randomUUID } from 'node:crypto';
 import { Events } from '@hearth/events';
-import { belief } from '@hearth/proto';
+import { belief, uncertainty } from '@hearth/proto';
 import { applyEvents, migrateSchema, openDatabase, schemaDb, type Database } from '@hearth/store';
 import { databaseUrl, dropSchemas, storedEvent, testNamespace } from '@hearth/testing';
 import type { Kysely } from 'kysely';
@@ -150,5 +150,32 @@ describe('the belief graph projection keeps the §9 invariants (Postgres)', () =
     const older = rows.find((r) => r.belief_id === a)!;
     expect(older.confidence).toBeCloseTo(before - 0.1, 6);
     expect(rows.map((r) => r.conflict_count)).toEqual([1, 1]);
+  });
+
+  it("issue 17: a node carries the reliability state the uncertainty service gave it, even one given before the node was applied; another user's, a memory's and an unknown state change nothing", async () => {
+    const userId = randomUUID();
+    const stranger = randomUUID();
+    const [early, late, other] = [randomUUID(), randomUUID(), randomUUID()];
+    const changed = async (on: string, id: string, to: string, kind = 'belief') => {
+      seq++;
+      const r = uncertainty.ReliabilityChanged.fromPartial({ subject: { kind, id, store: 'concept' }, from: 'reliable', to, reason: 'test', uncertaintyId: randomUUID() });
+      const e = storedEvent(Events.ReliabilityChanged, r, { id: randomUUID(), userId: on, occurredAt: T0, service: 'uncertainty', subject: `u.${on}.${seq}`, seq, prevSeq: 0 });
+      expect((await applyEvents(db, beliefsProjection, [e])).outcomes[0]).toEqual({ kind: 'ack' });
+    };
+
+    // the uncertainty stream runs ahead for one node, behind for the other
+    await changed(userId, early, 'contradicted');
+    await apply(userId, T0, { atoms: [atom({ beliefId: early, canonicalHash: '7'.repeat(32) }), atom({ beliefId: late, canonicalHash: '8'.repeat(32) }), atom({ beliefId: other, canonicalHash: '9'.repeat(32) })] });
+    await changed(userId, late, 'uncertain');
+    await changed(userId, late, 'superseded');
+    await changed(stranger, other, 'contradicted');
+    await changed(userId, other, 'contradicted', 'memory');
+    await changed(userId, other, 'doubtful');
+
+    const nodes = await db.selectFrom('nodes').select(['belief_id', 'reliability']).where('user_id', '=', userId).execute();
+    expect(Object.fromEntries(nodes.map((n) => [n.belief_id, n.reliability]))).toEqual({ [early]: 'contradicted', [late]: 'superseded', [other]: 'reliable' });
+    // Erasure takes the kept states with the nodes.
+    await db.transaction().execute((trx) => beliefsProjection.erase(trx, userId));
+    expect(await db.selectFrom('belief_reliability').select('belief_id').where('user_id', '=', userId).execute()).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 import { activationOf, BELIEF_CONFIG, coreScoreOf, linkConfidence, linkStateOf, migrationOf, updateConfidence, type OccurrenceView, type Stream } from '@hearth/beliefs';
 import { payloadOf, type StoredEvent } from '@hearth/bus';
-import { Events } from '@hearth/events';
+import { Events, isUuid } from '@hearth/events';
 import type { Projection } from '@hearth/store';
+import { RELIABILITY_STATES } from '@hearth/uncertainty';
 import { sql, type Transaction } from 'kysely';
 import { SERVICE } from '../config.js';
 import type { BeliefDb } from '../db.js';
@@ -15,13 +16,20 @@ const DAY_MS = 86_400_000;
  * projection only derives what follows from them at the event's time:
  * confidence, activation, core score and status, and the state → identity
  * migration with its ratchet (§4.14, §4.16, §4.17).
+ *
+ * Besides, each node's reliability state (uncertainty-engine.md, issue 17),
+ * owned by the uncertainty service: its ReliabilityChanged about a belief sets
+ * it, touching nothing else, and a node created after its state takes it from
+ * `belief_reliability` — so the two streams fold alike in any interleaving.
  */
 export const beliefsProjection: Projection<BeliefDb> = {
   name: 'beliefs',
-  sources: ['belief-graph'],
-  tables: ['nodes', 'occurrences', 'links', 'conflicts', 'challenges', 'sources'],
+  sources: ['belief-graph', 'uncertainty'],
+  tables: ['nodes', 'occurrences', 'links', 'conflicts', 'challenges', 'sources', 'belief_reliability'],
   async apply(trx, e) {
     switch (e.type) {
+      case Events.ReliabilityChanged.name:
+        return applyReliability(trx, e);
       case Events.BeliefsExtracted.name:
         return applyExtracted(trx, e);
       case Events.BeliefsMerged.name:
@@ -67,11 +75,30 @@ export const beliefsProjection: Projection<BeliefDb> = {
     }
   },
   async erase(trx, userId) {
-    for (const table of ['sources', 'challenges', 'conflicts', 'links', 'occurrences', 'nodes'] as const) {
+    for (const table of ['belief_reliability', 'sources', 'challenges', 'conflicts', 'links', 'occurrences', 'nodes'] as const) {
       await trx.deleteFrom(table).where('user_id', '=', userId).execute();
     }
   },
 };
+
+const STATES: ReadonlySet<string> = new Set(RELIABILITY_STATES);
+
+/**
+ * ReliabilityChanged about a belief (subject kind belief, id set): kept for the
+ * user's id and set on the user's node if it is here. A memory's, an id not
+ * written yet ("") and an unknown state are passed over.
+ */
+async function applyReliability(trx: Trx, e: StoredEvent): Promise<void> {
+  const r = payloadOf(e, Events.ReliabilityChanged);
+  if (r.subject?.kind !== 'belief' || !isUuid(r.subject.id) || !STATES.has(r.to)) return;
+  const beliefId = r.subject.id.toLowerCase();
+  await trx
+    .insertInto('belief_reliability')
+    .values({ user_id: e.userId, belief_id: beliefId, reliability: r.to, changed_at: e.occurredAt })
+    .onConflict((oc) => oc.columns(['user_id', 'belief_id']).doUpdateSet({ reliability: r.to, changed_at: e.occurredAt }))
+    .execute();
+  await trx.updateTable('nodes').set({ reliability: r.to }).where('belief_id', '=', beliefId).where('user_id', '=', e.userId).execute();
+}
 
 async function applyExtracted(trx: Trx, e: StoredEvent): Promise<void> {
   const x = payloadOf(e, Events.BeliefsExtracted);
@@ -79,6 +106,8 @@ async function applyExtracted(trx: Trx, e: StoredEvent): Promise<void> {
   const touched = new Set<string>();
   for (const a of x.atoms) {
     if (a.created) {
+      // A state the uncertainty chain gave this id before the node was applied.
+      const known = await trx.selectFrom('belief_reliability').select('reliability').where('user_id', '=', e.userId).where('belief_id', '=', a.beliefId).executeTakeFirst();
       await trx
         .insertInto('nodes')
         .values({
@@ -105,6 +134,7 @@ async function applyExtracted(trx: Trx, e: StoredEvent): Promise<void> {
           last_reinforced_at: at,
           deleted_at: null,
           merged_into: null,
+          reliability: known?.reliability ?? 'reliable',
         })
         .onConflict((oc) => oc.column('belief_id').doNothing())
         .execute();

@@ -43,7 +43,7 @@ async function startMemory(label: string, opts: { stub?: LlmStub } = {}) {
   await migrateSchema(database, schema, service.migrations);
   const db = schemaDb<MemoryDb>(database, schema);
   const bus = await Bus.connect({ url: nats, name: `${label}-mem`, namespace: ns, logger: silent });
-  await bus.ensureStreams(['orchestrator', 'memory']);
+  await bus.ensureStreams(['orchestrator', 'memory', 'uncertainty']);
   const embedder = createLocalEmbedder({ dimensions: LOCAL_EMBEDDING.dimensions, model: LOCAL_EMBEDDING.model });
   const extractor = opts.stub
     ? createLlmExtractor(createChatClient({ baseUrl: opts.stub.url, apiKey: null, model: 'stub-model', timeoutMs: 5_000, maxRetries: 0, temperature: 0 }))

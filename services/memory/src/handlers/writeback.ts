@@ -162,8 +162,8 @@ async function decide(deps: WritebackDeps, event: StoredEvent, completed: TurnCo
   return drafts;
 }
 
-/** Vectors of the records about to be written, by key; none when the endpoint fails. */
-async function embedRecords(deps: WritebackDeps, records: readonly { memoryKey: string; embeddingText: string }[]): Promise<Map<string, number[]>> {
+/** Vectors of the records about to be written, by key; none when the endpoint fails (also the clarified reactor's). */
+export async function embedRecords(deps: Pick<WritebackDeps, 'embedder' | 'logger'>, records: readonly { memoryKey: string; embeddingText: string }[]): Promise<Map<string, number[]>> {
   if (records.length === 0) return new Map();
   try {
     const vectors = await deps.embedder.embed(records.map((r) => r.embeddingText));

@@ -6,11 +6,12 @@
 import { randomUUID } from 'node:crypto';
 import { Bus } from '@hearth/bus';
 import { Events } from '@hearth/events';
-import { memory } from '@hearth/proto';
+import { memory, uncertainty } from '@hearth/proto';
 import { ManualClock } from '@hearth/clock';
 import { createLocalEmbedder } from '@hearth/llm';
-import { applyEvents } from '@hearth/store';
+import { applyEvents, diffTable } from '@hearth/store';
 import { cleanupNamespace, natsUrl, openErasureHarness, type ErasureHarness, type StreamWriter } from '@hearth/testing';
+import type { Kysely } from 'kysely';
 import type { MemoryDb } from '../db.js';
 import { createFindMemoriesQuery, createListMemoriesQuery } from '../queries/memories.js';
 import { createEmbeddedIndex } from '../vector/embedded.js';
@@ -25,7 +26,7 @@ beforeAll(async () => {
   h = await openErasureHarness('t_mem_erase', service.migrations);
   // Only for the queries' read-your-writes check: the events here are applied directly.
   bus = await Bus.connect({ url: await natsUrl(), name: 't-mem-erase', namespace: h.namespace, logger: silent });
-  await bus.ensureStreams(['memory']);
+  await bus.ensureStreams(['memory', 'uncertainty']);
 });
 
 afterAll(async () => {
@@ -67,6 +68,11 @@ async function historyOf(next: StreamWriter, userId: string, aiFriendId: string)
   return { ids, events };
 }
 
+/** The uncertainty service's ReliabilityChanged about one subject (a memory unless told). */
+function changed(next: StreamWriter, userId: string, id: string, to: string, kind = 'memory') {
+  return next(Events.ReliabilityChanged, uncertainty.ReliabilityChanged.fromPartial({ subject: { kind, id, store: 'trait' }, from: 'reliable', to, reason: 'test', uncertaintyId: randomUUID() }), userId);
+}
+
 describe('memory projection: erasure and forgotten values', () => {
   it('erases every memory, suppressed key and write-back of the user, and equals a replay without them', async () => {
     // given: two users with the same kind of history, interleaved on the stream
@@ -75,7 +81,8 @@ describe('memory projection: erasure and forgotten values', () => {
     const next = h.streamOf('memory');
     const ha = await historyOf(next, a, randomUUID());
     const hb = await historyOf(next, b, randomUUID());
-    const events = ha.events.flatMap((e, i) => [e, hb.events[i]!]);
+    const states = h.streamOf('uncertainty');
+    const events = [...ha.events.flatMap((e, i) => [e, hb.events[i]!]), changed(states, a, ha.ids.newCity, 'contradicted'), changed(states, b, hb.ids.trip, 'uncertain')];
 
     // when / then
     await h.eraseAndCompare(memoriesProjection, events, a, b);
@@ -128,5 +135,46 @@ describe('memory projection: erasure and forgotten values', () => {
     const snippets = new Map(found.memories.map((m) => [m.memoryId, m]));
     expect(snippets.get(ids.trip)).toMatchObject({ memoryValue: 'went to jeju', occurredOn: '2026-05-01', occurredPrecision: 'month' });
     expect(snippets.get(ids.newCity)).toMatchObject({ memoryValue: 'busan', occurredOn: '', occurredPrecision: '' });
+  });
+});
+
+describe('memory projection: reliability states from the uncertainty stream (issue 17)', () => {
+  it("sets the state of the user's own memory, whichever stream is applied first, and passes over another user's, a side not written yet, a belief and an unknown state", async () => {
+    // given: a history, and uncertainty's states about it
+    const user = randomUUID();
+    const stranger = randomUUID();
+    const { ids, events } = await historyOf(h.streamOf('memory'), user, randomUUID());
+    const next = h.streamOf('uncertainty');
+    const states = [
+      changed(next, user, ids.newCity, 'contradicted'),
+      changed(next, user, ids.trip, 'uncertain'),
+      changed(next, user, ids.trip, 'reliable'),
+      changed(next, user, ids.city, 'superseded'),
+      changed(next, user, '', 'contradicted'),
+      changed(next, user, ids.newCity, 'doubtful'),
+      changed(next, user, ids.food, 'contradicted', 'belief'),
+      changed(next, stranger, ids.job, 'contradicted'),
+    ];
+
+    // when: applied memory first (as replay does), and states first (a lagging memory consumer)
+    const memoryFirst = await h.freshSchema();
+    await applyEvents(memoryFirst.db, memoriesProjection, events);
+    await applyEvents(memoryFirst.db, memoriesProjection, states);
+    const statesFirst = await h.freshSchema();
+    await applyEvents(statesFirst.db, memoriesProjection, states);
+    await applyEvents(statesFirst.db, memoriesProjection, events);
+
+    // then
+    const stateOf = async (db: Kysely<MemoryDb>) =>
+      Object.fromEntries((await db.selectFrom('memories').select(['memory_id', 'reliability']).where('user_id', '=', user).execute()).map((r) => [r.memory_id, r.reliability]));
+    expect(await stateOf(memoryFirst.db)).toEqual({ [ids.city]: 'superseded', [ids.newCity]: 'contradicted', [ids.job]: 'reliable', [ids.food]: 'reliable', [ids.trip]: 'reliable' });
+    for (const table of memoriesProjection.tables) {
+      const d = await diffTable(memoryFirst.db as unknown as Parameters<typeof diffTable>[0], memoryFirst.name, statesFirst.name, table);
+      expect({ table, differing: d.onlyLive + d.onlyReplay }).toEqual({ table, differing: 0 });
+    }
+    // The stranger's chain named the user's memory: kept under the stranger, never applied to it.
+    expect(await memoryFirst.db.selectFrom('memory_reliability').select(['user_id', 'memory_id', 'reliability']).where('user_id', '=', stranger).execute()).toEqual([
+      { user_id: stranger, memory_id: ids.job, reliability: 'contradicted' },
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 import { payloadOf, type StoredEvent } from '@hearth/bus';
-import { Events } from '@hearth/events';
+import { Events, isUuid } from '@hearth/events';
 import type { Projection } from '@hearth/store';
+import { RELIABILITY_STATES, type Reliability } from '@hearth/uncertainty';
 import { sql, type Transaction } from 'kysely';
 import type { MemoryDb } from '../db.js';
 
@@ -14,18 +15,26 @@ const json = (v: readonly string[]) => JSON.stringify(v) as unknown as string[];
  * deleted it, or a correction did) keeps its key, status, ids and times but no
  * longer its value, embedding or stated time; a SUPERSEDED one keeps them all.
  * A confirmation keeps the first stated time.
+ *
+ * Besides, each record's reliability state (uncertainty-engine.md), which the
+ * uncertainty service owns: its ReliabilityChanged about a memory sets it. That
+ * fold commutes with memory's own events (status, confidence, times, sequence
+ * are never touched by it, and a record written after its state takes it from
+ * `memory_reliability`), so replay equals live whatever the streams' interleaving.
  */
 export const memoriesProjection: Projection<MemoryDb> = {
   name: 'memories',
-  sources: ['memory'],
-  tables: ['memories', 'suppressed_keys', 'memory_turns'],
+  sources: ['memory', 'uncertainty'],
+  tables: ['memories', 'suppressed_keys', 'memory_turns', 'memory_reliability'],
   async apply(trx, e) {
     if (e.type === Events.MemoryRecorded.name) await applyRecorded(trx, e);
     else if (e.type === Events.MemoryConfirmed.name) await applyConfirmed(trx, e);
     else if (e.type === Events.MemoriesInvalidated.name) await applyInvalidated(trx, e);
     else if (e.type === Events.TurnMemoryWritten.name) await applyTurn(trx, e);
+    else if (e.type === Events.ReliabilityChanged.name) await applyReliability(trx, e);
   },
   async erase(trx, userId) {
+    await trx.deleteFrom('memory_reliability').where('user_id', '=', userId).execute();
     await trx.deleteFrom('memories').where('user_id', '=', userId).execute();
     await trx.deleteFrom('suppressed_keys').where('user_id', '=', userId).execute();
     await trx.deleteFrom('memory_turns').where('user_id', '=', userId).execute();
@@ -42,6 +51,8 @@ async function applyRecorded(trx: Transaction<MemoryDb>, e: StoredEvent): Promis
       .where('status', '=', 'ACTIVE')
       .execute();
   }
+  // A state the uncertainty chain gave this id before memory applied the record.
+  const known = await trx.selectFrom('memory_reliability').select('reliability').where('user_id', '=', e.userId).where('memory_id', '=', p.memoryId).executeTakeFirst();
   await trx
     .insertInto('memories')
     .values({
@@ -62,6 +73,7 @@ async function applyRecorded(trx: Transaction<MemoryDb>, e: StoredEvent): Promis
       occurred_on: p.occurredOn || null,
       occurred_precision: p.occurredPrecision || null,
       occurred_text: p.occurredText || null,
+      reliability: known?.reliability ?? 'reliable',
       created_at: e.occurredAt,
       last_confirmed_at: e.occurredAt,
       status_reason: '',
@@ -138,4 +150,27 @@ async function applyTurn(trx: Transaction<MemoryDb>, e: StoredEvent): Promise<vo
     })
     .onConflict((oc) => oc.column('assistant_message_id').doNothing())
     .execute();
+}
+
+const STATES: ReadonlySet<string> = new Set(RELIABILITY_STATES);
+
+/**
+ * ReliabilityChanged about a memory (subject kind memory, id set): the state is
+ * kept for the user's id and set on the record if memory has it. Only the
+ * event's user's record: the id is looked up under that user, so another user's
+ * chain can never change it. A side not written yet (id "") and a state this
+ * projection does not know are passed over.
+ */
+async function applyReliability(trx: Transaction<MemoryDb>, e: StoredEvent): Promise<void> {
+  const p = payloadOf(e, Events.ReliabilityChanged);
+  if (p.subject?.kind !== 'memory' || !isUuid(p.subject.id) || !STATES.has(p.to)) return;
+  const memoryId = p.subject.id.toLowerCase();
+  const reliability = p.to as Reliability;
+  await trx
+    .insertInto('memory_reliability')
+    .values({ user_id: e.userId, memory_id: memoryId, reliability, changed_at: e.occurredAt })
+    .onConflict((oc) => oc.columns(['user_id', 'memory_id']).doUpdateSet({ reliability, changed_at: e.occurredAt }))
+    .execute();
+  // Neither updated_at nor updated_seq: they tell the memory stream's last change (the indexes read by them).
+  await trx.updateTable('memories').set({ reliability }).where('memory_id', '=', memoryId).where('user_id', '=', e.userId).execute();
 }

@@ -6,8 +6,8 @@ import { Bus, draft, type EventDraft, type RunningConsumer } from '@hearth/bus';
 import { ManualClock } from '@hearth/clock';
 import { Events } from '@hearth/events';
 import { createLocalEmbedder, type Embedder } from '@hearth/llm';
-import { memory } from '@hearth/proto';
-import { migrateSchema, openDatabase, schemaDb, startProjection, waitForPosition, type Database } from '@hearth/store';
+import { memory, uncertainty } from '@hearth/proto';
+import { migrateSchema, openDatabase, replayProjection, schemaDb, startProjection, waitForPosition, type Database } from '@hearth/store';
 import { cleanupNamespace, databaseUrl, dropSchemas, natsUrl, testNamespace } from '@hearth/testing';
 import type { Kysely } from 'kysely';
 import { LOCAL_EMBEDDING, RETRIEVAL } from '../config.js';
@@ -17,7 +17,7 @@ import { service } from '../index.js';
 import { createLexicalIndex } from '../lexical/index.js';
 import { memoriesProjection } from '../projections/memories.js';
 import { createEmbeddedIndex } from '../vector/embedded.js';
-import { createFindMemoriesQuery, createSearchMemoriesQuery } from './memories.js';
+import { createFindMemoriesQuery, createListMemoriesQuery, createSearchMemoriesQuery } from './memories.js';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
 
@@ -46,17 +46,19 @@ let bus: Bus;
 let running: RunningConsumer[];
 const clock = new ManualClock(new Date('2026-11-23T09:00:00Z'));
 let queries: Record<'offline' | 'meaningful', { find: (b: Uint8Array) => Promise<Uint8Array>; search: (b: Uint8Array) => Promise<Uint8Array> }>;
+let listQuery: (b: Uint8Array) => Promise<Uint8Array>;
+let schema: string;
 
 beforeAll(async () => {
   ns = testNamespace('t_mem_queries');
   dbUrl = await databaseUrl();
   nats = await natsUrl();
   database = await openDatabase({ url: dbUrl });
-  const schema = `${ns}_memory`;
+  schema = `${ns}_memory`;
   await migrateSchema(database, schema, service.migrations);
   db = schemaDb<MemoryDb>(database, schema);
   bus = await Bus.connect({ url: nats, name: 't-mem-queries', namespace: ns, logger: silent });
-  await bus.ensureStreams(['memory']);
+  await bus.ensureStreams(['memory', 'uncertainty']);
   running = await startProjection(bus, db, 'memory', memoriesProjection);
   const subjectOf = (u: string) => bus.topology.subject('memory', u);
   const index = createEmbeddedIndex(db, { projection: memoriesProjection.name, subjectOf });
@@ -66,6 +68,7 @@ beforeAll(async () => {
     offline: { find: createFindMemoriesQuery(deps(offline)), search: createSearchMemoriesQuery(deps(offline)) },
     meaningful: { find: createFindMemoriesQuery(deps(meaningful)), search: createSearchMemoriesQuery(deps(meaningful)) },
   };
+  listQuery = createListMemoriesQuery(deps(offline));
 });
 
 afterAll(async () => {
@@ -111,6 +114,29 @@ async function invalidated(user: User, memoryId: string, suppressedKey: string):
   await append(user, [
     draft(Events.MemoriesInvalidated, { memoryIds: [memoryId], suppressedKey, reason: 'delete_api', sourceMessageId: '' }, { id: randomUUID(), userId: user.userId, occurredAt: clock.now(), causationId: '', correlationId: '' }),
   ]);
+}
+
+/** The uncertainty service's ReliabilityChanged about one memory, applied by the projection before it returns. */
+async function reliability(user: User, memoryId: string, to: string): Promise<void> {
+  clock.advance(60_000);
+  const last = await bus.lastOnSubject('uncertainty', user.userId);
+  const [result] = await bus.append(
+    'uncertainty',
+    user.userId,
+    [
+      draft(
+        Events.ReliabilityChanged,
+        uncertainty.ReliabilityChanged.fromPartial({ subject: { kind: 'memory', id: memoryId, store: 'trait' }, from: 'reliable', to, reason: 'test', uncertaintyId: randomUUID(), at: clock.now() }),
+        { id: randomUUID(), userId: user.userId, occurredAt: clock.now(), causationId: '', correlationId: '' },
+      ),
+    ],
+    last?.seq ?? 0,
+  );
+  if (!(await waitForPosition(db, memoriesProjection.name, bus.topology.subject('uncertainty', user.userId), result!.seq, { timeoutMs: 10_000 }))) throw new Error('the projection did not apply the state');
+}
+
+async function list(user: User): Promise<memory.MemoryRecord[]> {
+  return memory.ListMemoriesResponse.decode(await listQuery(memory.ListMemoriesRequest.encode({ userId: user.userId, all: true }).finish())).memories;
 }
 
 async function search(user: User, queryText: string, opts: { topK?: number; via?: 'offline' | 'meaningful' } = {}): Promise<Snippet[]> {
@@ -287,5 +313,66 @@ describe('FindMemories with query text (issue 15: ranked by relevance, lexical o
 
     // then
     expect(keys(found)).toEqual(['event:relationship:2026_05:book_club', 'pref:hobby:coffee', 'pref:hobby:hiking']);
+  });
+});
+
+describe('retrieval by reliability (issue 17: score × assembly weight)', () => {
+  it('ranks a contradicted memory below an equally relevant reliable one and a superseded-state one below both, all still found, each with its state', async () => {
+    // given: three equally relevant preferences at one confidence, the least reliable the most recent
+    const user = newUser();
+    const reliable = await recorded(user, 'pref:food:beef_stew', 'like|beef stew');
+    const contradicted = await recorded(user, 'pref:food:fish_stew', 'like|fish stew');
+    const superseded = await recorded(user, 'pref:food:lamb_stew', 'like|lamb stew');
+    await reliability(user, contradicted, 'contradicted');
+    await reliability(user, superseded, 'superseded');
+
+    // when
+    const searched = await search(user, 'stew', { topK: 10 });
+    const meant = await search(user, 'stew', { topK: 10, via: 'meaningful' });
+    const found = await find(user, 'a stew tonight');
+
+    // then
+    for (const answer of [searched, meant, found]) {
+      expect(answer.map((s) => s.memoryId)).toEqual([reliable, contradicted, superseded]);
+      expect(answer.map((s) => s.reliability)).toEqual(['reliable', 'contradicted', 'superseded']);
+    }
+    // The weight orders; it does not change what relevance or the fused score say.
+    expect(new Set(searched.map((s) => s.relevance)).size).toBe(1);
+    expect(found.map((s) => s.score)).toEqual(found.map((s) => s.relevance));
+  });
+
+  it('lists each record with its reliability state, and its confidence still as the old reliability double', async () => {
+    // given
+    const user = newUser();
+    const seoul = await recorded(user, 'fact:current_city', 'seoul');
+    const busan = await recorded(user, 'fact:current_city', 'busan', { supersedes: seoul, confidence: 0.75 });
+    await reliability(user, seoul, 'superseded');
+    await reliability(user, busan, 'uncertain');
+    await reliability(user, busan, 'contradicted');
+
+    // when
+    const records = await list(user);
+
+    // then
+    expect(records.map((r) => [r.memoryValue, r.status, r.reliabilityState, r.reliability])).toEqual([
+      ['busan', 'ACTIVE', 'contradicted', 0.75],
+      ['seoul', 'SUPERSEDED', 'superseded', 0.6],
+    ]);
+    expect((await find(user, '')).map((s) => [s.memoryValue, s.reliability])).toEqual([['busan', 'contradicted']]);
+  });
+
+  it('rebuilds the same rows, states included, on replay of both streams', async () => {
+    // given: the users above, and one more whose state arrives as its memory does
+    const user = newUser();
+    const jazz = await recorded(user, 'pref:music:jazz', 'like|jazz');
+    await reliability(user, jazz, 'uncertain');
+
+    // when
+    const report = await replayProjection({ bus, database, service: 'memory', schema, projection: memoriesProjection, migrations: service.migrations });
+
+    // then
+    expect(report.equal).toBe(true);
+    expect(report.upTo.uncertainty).toBeGreaterThan(0);
+    expect(report.tables.find((t) => t.table === 'memory_reliability')!.liveRows).toBeGreaterThan(0);
   });
 });

@@ -9,7 +9,8 @@ import type { Kysely, Selectable } from 'kysely';
 import { RETRIEVAL, WRITEBACK } from '../config.js';
 import type { MemoriesTable, MemoryDb } from '../db.js';
 import { snippet } from '../domain/describe.js';
-import { byRank, fuseRankings, withCosine, type Ranked } from '../domain/relevance.js';
+import { rankWeighted } from '../domain/ranking.js';
+import { byRank, fuseRankings, withCosine } from '../domain/relevance.js';
 import { createLexicalIndex, type LexicalIndex } from '../lexical/index.js';
 import { memoriesProjection } from '../projections/memories.js';
 import type { VectorIndex } from '../vector/port.js';
@@ -59,7 +60,13 @@ function toSnippet(r: Row, score = 0, relevance = 0): memory.MemorySnippet {
     relevance,
     occurredOn: r.occurred_on ?? '',
     occurredPrecision: r.occurred_precision ?? '',
+    reliability: r.reliability,
   };
+}
+
+/** A row as retrieval ranks it (domain/ranking): `score` its relevance to the query. */
+function ranked(r: Row, score: number) {
+  return { row: r, memoryId: r.memory_id, score, type: r.type, confidence: r.confidence, reliability: r.reliability, lastConfirmedAt: r.last_confirmed_at.getTime() };
 }
 
 function toRecord(r: Row): memory.MemoryRecord {
@@ -70,8 +77,9 @@ function toRecord(r: Row): memory.MemoryRecord {
     memoryValue: r.memory_value,
     confidence: r.confidence,
     status: r.status,
-    // No reliability of its own until the uncertainty service rates memories.
+    // The double API.md called reliability before issue 17 (the confidence); kept on the wire.
     reliability: r.confidence,
+    reliabilityState: r.reliability,
     sourceMessageIds: r.source_message_ids,
     createdAt: r.created_at,
     lastConfirmedAt: r.last_confirmed_at,
@@ -111,10 +119,15 @@ function meaningfulVectors(embedder: Embedder): boolean {
   return embedder.provider !== 'local-hash';
 }
 
-/** Read your writes: wait (briefly) until the projection holds the user's latest memory event. */
+/**
+ * Read your writes: wait (briefly) until the projection holds the user's latest
+ * event of each of its sources (memory's own, and uncertainty's reliability states).
+ */
 async function caughtUp(deps: QueryDeps, userId: string): Promise<void> {
-  const last = await deps.bus.lastOnSubject('memory', userId);
-  if (last) await waitForPosition(deps.db, memoriesProjection.name, last.subject, last.seq, { timeoutMs: 2_000 });
+  for (const source of memoriesProjection.sources) {
+    const last = await deps.bus.lastOnSubject(source, userId);
+    if (last) await waitForPosition(deps.db, memoriesProjection.name, last.subject, last.seq, { timeoutMs: 2_000 });
+  }
 }
 
 /**
@@ -144,9 +157,11 @@ function suppressedKeys(db: Kysely<MemoryDb>, userId: string) {
  * FindMemories (§7.1 step 2): the user's ACTIVE memories with this companion,
  * never a suppressed key, most recently confirmed first, then most confident.
  * With query text (issue 15), the memories that share a content word with it
- * come first, most relevant first (lexical only: §13 keeps the vector part
- * ON_DEMAND), each with its relevance as both `relevance` and `score`; the
- * rest of the limit follows as without.
+ * come first (lexical only: §13 keeps the vector part ON_DEMAND), ordered by
+ * relevance × assembly weight (issue 17, domain/ranking: a contradicted or
+ * superseded-state memory below an equally relevant reliable one), each with
+ * its relevance as both `relevance` and `score`; the rest of the limit follows
+ * as without (no relevance: nothing for the weight to scale).
  */
 export function createFindMemoriesQuery(deps: QueryDeps) {
   const lexical = lexicalOf(deps);
@@ -168,16 +183,15 @@ export function createFindMemoriesQuery(deps: QueryDeps) {
     if (text) {
       const excludeKeys = (await suppressedKeys(deps.db, userId).execute()).map((r) => r.memory_key);
       const hits = await lexical.search({ userId, aiFriendId, text, excludeKeys });
-      const best = hits
-        .map((h) => ({ ...h, score: h.relevance }))
-        .sort(byRank)
-        .slice(0, limit);
-      if (best.length > 0) {
-        const byId = new Map((await q.where('memory_id', 'in', best.map((h) => h.memoryId)).execute()).map((r) => [r.memory_id, r]));
-        for (const h of best) {
-          const r = byId.get(h.memoryId);
-          if (r) relevant.push(toSnippet(r, h.relevance, h.relevance));
-        }
+      if (hits.length > 0) {
+        // Every hit's row: the weight needs its type and state before the limit cuts.
+        const relevanceOf = new Map(hits.map((h) => [h.memoryId, h.relevance]));
+        const rows = await q.where('memory_id', 'in', [...relevanceOf.keys()]).execute();
+        const best = rankWeighted(
+          rows.map((r) => ranked(r, relevanceOf.get(r.memory_id)!)),
+          deps.clock.now().getTime(),
+        ).slice(0, limit);
+        for (const m of best) relevant.push(toSnippet(m.row, m.score, m.score));
       }
     }
     if (relevant.length > 0) q = q.where('memory_id', 'not in', relevant.map((m) => m.memoryId));
@@ -189,12 +203,14 @@ export function createFindMemoriesQuery(deps: QueryDeps) {
 /**
  * SearchMemories (§13, hybrid per issue 15): the BM25 ranking of the memories'
  * words and, with real embeddings, the vector ranking of the query embedded as
- * memories are, fused by reciprocal rank; ties go to the more recently
- * confirmed, then the more confident. topK (default 4), filtered by user and
- * companion, ACTIVE only, suppressed keys excluded — checked again against the
- * projection, so a lagging external index can never return an INVALID memory.
- * Each snippet's score is its fused score, its relevance the lexical one or
- * the cosine, whichever is higher.
+ * memories are, fused by reciprocal rank, each ranking ordered by its score
+ * (BM25, cosine) × assembly weight (issue 17, domain/ranking: a contradicted or
+ * superseded-state memory below an equally relevant reliable one); ties go to
+ * the more recently confirmed, then the more confident. topK (default 4),
+ * filtered by user and companion, ACTIVE only, suppressed keys excluded —
+ * checked against the projection before ranking, so a lagging external index
+ * can never return an INVALID memory. Each snippet's score is its fused score,
+ * its relevance the lexical one or the cosine, whichever is higher.
  */
 export function createSearchMemoriesQuery(deps: QueryDeps) {
   const lexical = lexicalOf(deps);
@@ -213,20 +229,26 @@ export function createSearchMemoriesQuery(deps: QueryDeps) {
       const [vector] = await deps.embedder.embed([text]);
       for (const h of await deps.index.search({ userId, aiFriendId, vector: vector!, model: deps.embedder.model, topK: RETRIEVAL.fusionDepth, excludeKeys })) cosines.set(h.memoryId, h.score);
     }
-    const fused = fuseRankings([words.slice(0, RETRIEVAL.fusionDepth).map((h) => h.memoryId), [...cosines.keys()]], RETRIEVAL.rrfK);
-    if (fused.size === 0) return memory.MemoriesResponse.encode({ memories: [] }).finish();
-    const rows = await deps.db
-      .selectFrom('memories')
-      .selectAll()
-      .where('memory_id', 'in', [...fused.keys()])
-      .where('user_id', '=', userId)
-      .where('status', '=', 'ACTIVE')
-      .execute();
+    const bm25 = new Map(words.slice(0, RETRIEVAL.fusionDepth).map((h) => [h.memoryId, h.bm25]));
+    const ids = [...new Set([...bm25.keys(), ...cosines.keys()])];
+    if (ids.length === 0) return memory.MemoriesResponse.encode({ memories: [] }).finish();
     const excluded = new Set(excludeKeys);
+    const rows = (await deps.db.selectFrom('memories').selectAll().where('memory_id', 'in', ids).where('user_id', '=', userId).where('status', '=', 'ACTIVE').execute()).filter(
+      (r) => !excluded.has(r.memory_key),
+    );
+    // Issue 17: each ranking orders by its own score × assembly weight before the
+    // fusion. Weighing the fused score instead would let the weight decide alone:
+    // reciprocal ranks barely differ (1/61 against 1/62).
+    const now = deps.clock.now().getTime();
+    const rankingOf = (scores: ReadonlyMap<string, number>) =>
+      rankWeighted(
+        rows.filter((r) => scores.has(r.memory_id)).map((r) => ranked(r, Math.max(0, scores.get(r.memory_id)!))),
+        now,
+      ).map((m) => m.memoryId);
+    const fused = fuseRankings([rankingOf(bm25), rankingOf(cosines)], RETRIEVAL.rrfK);
     const lexicalRelevance = new Map(words.map((h) => [h.memoryId, h.relevance]));
     const memories = rows
-      .filter((r) => !excluded.has(r.memory_key))
-      .map((r): Ranked & { row: Row } => ({ row: r, memoryId: r.memory_id, score: fused.get(r.memory_id)!, lastConfirmedAt: r.last_confirmed_at.getTime(), confidence: r.confidence }))
+      .map((r) => ranked(r, fused.get(r.memory_id)!))
       .sort(byRank)
       .slice(0, topK)
       .map((m) => toSnippet(m.row, m.score, withCosine(lexicalRelevance.get(m.memoryId) ?? 0, cosines.get(m.memoryId))));

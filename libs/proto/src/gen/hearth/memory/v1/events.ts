@@ -26,7 +26,10 @@ export interface MemoryRecorded {
   memoryKey: string;
   memoryValue: string;
   confidence: number;
-  /** heuristic | llm | offline (the rule-based stand-in for the LLM extractor) */
+  /**
+   * heuristic | llm | offline (the rule-based stand-in for the LLM extractor) | clarified
+   * (the side the user's answer or the evidence chose, recorded again: uncertainty-engine.md)
+   */
   extractor: string;
   sourceMessageId: string;
   supersedes: string;
