@@ -59,8 +59,8 @@ export async function runCheck(deps: CheckDeps, req: CheckRequest): Promise<Chec
   if (candidates.length === 0 && !req.answersUncertaintyId) {
     // Nothing stated, nothing answered: nothing to record; only an open uncertainty whose
     // context this message meets may be raised (Surfacing Strategy).
-    const anyOpen = await deps.db.selectFrom('uncertainties').select('uncertainty_id').where('user_id', '=', req.userId).where('state', 'in', ['open', 'surfaced']).limit(1).executeTakeFirst();
-    const surface = anyOpen && !req.late ? selectSurface(req.text, await loadRecords(deps.db, req.userId, ['open', 'surfaced']), await loadTolerance(deps.db, req.userId)) : null;
+    const open = req.late ? [] : await loadRecords(deps.db, req.userId, ['open', 'surfaced']);
+    const surface = open.length > 0 ? selectSurface(req.text, open, await loadTolerance(deps.db, req.userId)) : null;
     checks.add(1, { verdict: 'none', late: String(req.late) });
     return { ...NOTHING, surface };
   }
