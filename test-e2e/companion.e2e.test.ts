@@ -152,7 +152,7 @@ describe('the companion through the HTTP API on the virtual clock (scripts/start
         if (!style.punctuation_quirks.includes('~')) expect(text).not.toContain('~');
         // Every §10 gate is on record for the reply that was sent.
         const sent = t.gates.filter((g: { passNumber: number }) => g.passNumber === { draft: 0, rewrite: 1, fallback: 2 }[t.outcome as string]);
-        expect(sent).toHaveLength(12);
+        expect(sent).toHaveLength(13);
         // Each verdict says pass or fail in so many words, and why.
         for (const g of sent) expect([typeof g.pass, typeof g.detail]).toEqual(['boolean', 'string']);
         if (t.outcome !== 'fallback') {

@@ -368,6 +368,7 @@ describe('a turn through the HTTP API (scripts/start, Postgres)', () => {
         ['orchestrator/turns', true],
         ['memory/memories', true],
         ['belief-graph/beliefs', true],
+        ['uncertainty/uncertainties', true],
         ['retention/retention', true],
       ]);
       // Nobody was erased in this run: the erasures projection has nothing to replay.

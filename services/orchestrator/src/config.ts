@@ -1,4 +1,5 @@
 import { BELIEF_CONFIG } from '@hearth/beliefs';
+import { UNCERTAINTY_CONFIG } from '@hearth/uncertainty';
 
 /**
  * The orchestrator's numbers and fixed lists, each with its spec section.
@@ -266,4 +267,35 @@ export const BELIEFS = {
   selfTalkEveryTurns: 5,
   /** The embedder whose vectors the gate may compare with a core belief's (BELIEF_CONFIG.embeddings.localDimensions wide). */
   localEmbeddingModel: 'hearth-local',
+} as const;
+
+/**
+ * The uncertainty engine at turn time (issue 17; uncertainty-engine.md).
+ * Not spec numbers unless cited.
+ */
+export const UNCERTAINTY = {
+  /**
+   * How long a turn waits for CheckMessage before going on without it:
+   * uncertainty-engine.md "Context 1" and Implementation Status Phase 2, the
+   * 600 ms time box of the ingestion check. A late answer is not woven in ("if
+   * response already sent, contradiction is queued for drift"); the turn's own
+   * guard (turn/withhold.ts) still keeps the message's contradictions unsaid.
+   */
+  timeoutMs: UNCERTAINTY_CONFIG.ingestionTimeBoxMs,
+  /** The pipelines whose chat turns ask uncertainty: those that ask the belief graph (a friend's talk). */
+  pipelines: BELIEFS.pipelines,
+  /**
+   * "Context 3: Pre-Action" before a retention nudge names a memory
+   * (CheckReliability). Not in a user's wait: as long as a memory query.
+   */
+  reliabilityTimeoutMs: RECIPE.memoryQueryTimeoutMs,
+  /** "Memory Reliability Model": the one state a reply may assert a memory in (the others are withheld, Context 3). */
+  assertable: 'reliable',
+  /**
+   * "Real-time generation": the phrasings of a surface's question the offline
+   * reply may close with, the turn's own first (libs/uncertainty questionFor by
+   * seed, seed + 1, …): a phrasing of short sentences may not fit a persona's
+   * sentence band where another does. Not a spec number: each kind has three.
+   */
+  phrasingsOffered: 3,
 } as const;

@@ -60,6 +60,8 @@ export interface DialogueTable {
   user_initiated_topics: string[];
   /** The belief challenge the reply wove in (issue 16), "" for none. */
   challenge_id: Generated<string>;
+  /** The uncertainty the reply asked about (issue 17), "" for none. */
+  surfaced_uncertainty_id: Generated<string>;
   created_at: Date;
   event_seq: string | number | bigint;
 }

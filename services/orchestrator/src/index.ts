@@ -6,12 +6,14 @@ import { migration as m0002 } from '../migrations/2026_11_22_0002_persona_sampli
 import { migration as m0003 } from '../migrations/2026_11_22_0003_relationships_dialogue.js';
 import { migration as m0004 } from '../migrations/2026_11_22_0004_profile_retention_controls.js';
 import { migration as m0005 } from '../migrations/2026_11_27_0005_dialogue_challenge.js';
+import { migration as m0006 } from '../migrations/2026_11_29_0006_dialogue_uncertainty.js';
 import { createChatClient, loadLlmConfig } from '@hearth/llm';
 import { observableGauge } from '@hearth/telemetry';
 import { createBeliefClient } from './adapters/beliefs.js';
 import { createLlmHealth } from './adapters/llm-health.js';
 import { createMemoryClient } from './adapters/memory.js';
-import { BELIEFS, LLM_FAILOVER, OFFLINE_PROVIDER, RECIPE } from './config.js';
+import { createUncertaintyClient } from './adapters/uncertainty.js';
+import { BELIEFS, LLM_FAILOVER, OFFLINE_PROVIDER, RECIPE, UNCERTAINTY } from './config.js';
 import type { OrchestratorDb } from './db.js';
 import { createAssignPersonaReactor } from './handlers/assign-persona.js';
 import { createRenderRetentionReactor } from './handlers/render-retention.js';
@@ -31,6 +33,7 @@ export const service: ServiceDefinition = {
     '2026_11_22_0003_relationships_dialogue': m0003,
     '2026_11_22_0004_profile_retention_controls': m0004,
     '2026_11_27_0005_dialogue_challenge': m0005,
+    '2026_11_29_0006_dialogue_uncertainty': m0006,
   },
   projections: [profilesProjection, personasProjection, turnsProjection],
   async create(ctx) {
@@ -44,6 +47,7 @@ export const service: ServiceDefinition = {
     }
     const memory = createMemoryClient(ctx.bus, { timeoutMs: RECIPE.memoryQueryTimeoutMs, logger: ctx.logger });
     const beliefs = createBeliefClient(ctx.bus, { timeoutMs: BELIEFS.queryTimeoutMs, logger: ctx.logger });
+    const uncertainty = createUncertaintyClient(ctx.bus, { timeoutMs: UNCERTAINTY.timeoutMs, reliabilityTimeoutMs: UNCERTAINTY.reliabilityTimeoutMs, logger: ctx.logger });
     // Wall time: an outage and its cool-down run on real time, not the virtual clock.
     const llmHealth = createLlmHealth({ ...LLM_FAILOVER, now: () => Date.now(), logger: ctx.logger });
     const upGauge = chat
@@ -51,7 +55,7 @@ export const service: ServiceDefinition = {
           result.observe(llmHealth.up ? 1 : 0, { provider: chat.provider, model: chat.model }),
         )
       : null;
-    const deps = { bus: ctx.bus, db, clock: ctx.clock, logger: ctx.logger, memory, beliefs, chat, llmHealth };
+    const deps = { bus: ctx.bus, db, clock: ctx.clock, logger: ctx.logger, memory, beliefs, uncertainty, chat, llmHealth };
     return {
       // An LLM outage degrades replies to the offline responder; it never makes the service unready.
       dependencies: (): Record<string, DependencyStatus> => (chat ? { llm: llmHealth.status() } : {}),

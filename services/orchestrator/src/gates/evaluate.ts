@@ -12,6 +12,7 @@ import { selfConsistencyGate } from './self-consistency.js';
 import { sentenceGate } from './sentences.js';
 import { sensitiveGate, type SurfacedMemory } from './sensitive.js';
 import { tabooGate } from './topics.js';
+import { uncertainAssertionGate, type AskedUncertainty, type WithheldValue } from './uncertain-assertion.js';
 import { GATE_NAMES, type GateName, type GateVerdict } from './verdict.js';
 
 /** A gate the caller may skip; safety is never skipped. */
@@ -54,6 +55,18 @@ export interface ReplyUnderReview {
    */
   coreBeliefs?: readonly NodeView[];
   /**
+   * The memories the reply must not assert (issue 17: the message contradicts
+   * them, or they are not reliable): a statement naming one fails
+   * `uncertain_assertion`. @default []
+   */
+  withheld?: readonly WithheldValue[];
+  /**
+   * The uncertainty the reply was given to ask about (issue 17), or null: its
+   * sides are withheld too, and `uncertain_assertion` passes its question whole.
+   * @default null
+   */
+  uncertainty?: AskedUncertainty | null;
+  /**
    * Gates to skip, e.g. the persona bands for a refusal or a crisis-safe reply
    * (the caller decides). Skipped gates still appear, passing, with detail "exempt".
    * Safety is never skipped (not even through a cast).
@@ -91,6 +104,7 @@ export function evaluateReply(input: ReplyUnderReview): GateVerdict[] {
         initiatedRecent: input.initiatedRecent,
       }),
     self_consistency: () => selfConsistencyGate(input.text, input.coreBeliefs ?? []),
+    uncertain_assertion: () => uncertainAssertionGate(input.text, input.withheld ?? [], input.uncertainty ?? null),
   };
   return GATE_NAMES.map((gate) => (exempt.has(gate) ? { gate, pass: true, detail: 'exempt', measured: { exempt: 1 } } : run[gate]()));
 }

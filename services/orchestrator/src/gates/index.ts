@@ -11,6 +11,7 @@ export { isSensitive, sensitiveReason, sensitiveTopicsOf, sensitiveGate, type Su
 export { replyTopics, initiatedWithin, tabooGate, type TabooContext } from './topics.js';
 export { safetyReading, safetyGate, type SafetyReading } from './safety.js';
 export { coreBeliefViews, LOCAL_EMBEDDING_MODEL, selfConsistencyGate } from './self-consistency.js';
+export { namedBy, uncertainAssertionGate, type AskedUncertainty, type WithheldValue } from './uncertain-assertion.js';
 export { evaluateReply, failedGates, type ExemptGate, type ReplyUnderReview } from './evaluate.js';
 export {
   QUIRKS,

@@ -132,9 +132,9 @@ describe('evaluateReply with core beliefs', () => {
     ...over,
   });
 
-  it('runs self_consistency last and fails only it on a contradiction', () => {
+  it('runs self_consistency after the §10 gates (only issue 17\'s uncertain_assertion after it) and fails only it on a contradiction', () => {
     const verdicts = evaluateReply(input({ coreBeliefs: [MORNINGS] }));
-    expect(verdicts.at(-1)!.gate).toBe('self_consistency');
+    expect(verdicts.slice(-2).map((v) => v.gate)).toEqual(['self_consistency', 'uncertain_assertion']);
     expect(failedGates(verdicts)).toEqual(['self_consistency']);
     expect(failedGates(evaluateReply(input({})))).toEqual([]);
   });

@@ -13,6 +13,8 @@ export const GATE_NAMES = [
   'taboo_topics',
   // Issue 16: the reply's self-statements against the companion's core beliefs.
   'self_consistency',
+  // Issue 17: the reply states no memory it must withhold (the message contradicts it, or it is not reliable).
+  'uncertain_assertion',
 ] as const;
 
 export type GateName = (typeof GATE_NAMES)[number];

@@ -116,6 +116,10 @@ export function reRespond(recorded: orchestrator.TurnCompleted, ctx: TurnReplayC
   }
   const retention = recorded.source === 'retention';
   const normalized = normalizeUserText(recorded.userText);
+  // Issue 17: what the turn withheld is recorded (uncertainty is never asked again):
+  // out of the plan, and what the uncertain_assertion gate judged by.
+  const withheldIds = new Set(recorded.uncertainty?.withheldMemoryIds ?? []);
+  const retrieved = recorded.retrieval?.memories ?? [];
   // The recipe's deciders over the recorded inputs; a retention turn as the renderer judged it.
   const turn = planTurn({
     pipeline: recorded.routing?.pipeline ?? 'FRIEND_CHAT',
@@ -129,7 +133,8 @@ export function reRespond(recorded: orchestrator.TurnCompleted, ctx: TurnReplayC
     // §2.8 as the recipe reads it: initiated now (the router's, as the plan recorded them).
     initiatedNow: recorded.plan?.userInitiatedTopics ?? [],
     history: ctx.history,
-    retrieved: recorded.retrieval?.memories ?? [],
+    retrieved: retrieved.filter((m) => !withheldIds.has(m.memoryId)),
+    withheld: retrieved.filter((m) => withheldIds.has(m.memoryId)).map((m) => ({ key: m.memoryKey, value: m.memoryValue })),
   });
 
   for (const [key, after] of Object.entries(turn.constraints)) {
@@ -153,10 +158,19 @@ export function reRespond(recorded: orchestrator.TurnCompleted, ctx: TurnReplayC
       : [];
   // self_consistency is taken as recorded: its inputs (the core beliefs' hash,
   // polarity and vectors) are the belief graph's, and TurnCompleted.beliefs
-  // records only their ids and texts.
-  const recordedSelf = (pass: number) => recorded.gates.find((g) => g.passNumber === pass && g.gate === 'self_consistency');
+  // records only their ids and texts. So is an uncertain_assertion verdict that
+  // judged by a surface (measured surface 1): its sides and phrasings are
+  // uncertainty's answer, and TurnCompleted.uncertainty records only its id and
+  // the phrasing the reply carried; without one the gate is re-decided over the
+  // recorded withheld memories.
+  const recordedGate = (pass: number, gate: string) => recorded.gates.find((g) => g.passNumber === pass && g.gate === gate);
+  const asRecorded = (pass: number, gate: string) => {
+    const was = recordedGate(pass, gate);
+    if (gate === 'self_consistency') return was;
+    return gate === 'uncertain_assertion' && was?.measured.surface === '1' ? was : undefined;
+  };
   const judge = (c: ReplyCandidate, pass: number): orchestrator.GateVerdict[] =>
-    turn.evaluate(c, exempt).map((v) => (v.gate === 'self_consistency' && recordedSelf(pass)) || verdictToProto({ ...v, passNumber: pass }));
+    turn.evaluate(c, exempt).map((v) => asRecorded(pass, v.gate) ?? verdictToProto({ ...v, passNumber: pass }));
 
   const passed = new Map<number, boolean>();
   for (const pass of [...new Set(recorded.gates.map((g) => g.passNumber))].sort((a, b) => a - b)) {

@@ -31,7 +31,12 @@ interface Written {
  * A chat turn as the recipe records it (§8 plan, §10 gates over each candidate
  * in turn, the fallback when none passes), through the wire format.
  */
-function recorded(candidates: Written[], ctx: TurnReplayContext = CONTEXT, messageId = 'm1'): orchestrator.TurnCompleted {
+function recorded(
+  candidates: Written[],
+  ctx: TurnReplayContext = CONTEXT,
+  messageId = 'm1',
+  withheld: { retrieved: orchestrator.RetrievedMemory[]; ids: string[] } = { retrieved: [], ids: [] },
+): orchestrator.TurnCompleted {
   const norm = normalizeUserText(USER_TEXT);
   const initiatedNow = ['FAMILY'];
   const initiatedRecent = [...new Set([...initiatedNow, ...ctx.history.filter((h) => h.source === 'chat').slice(0, 2).flatMap((h) => h.userInitiatedTopics)])];
@@ -74,6 +79,7 @@ function recorded(candidates: Written[], ctx: TurnReplayContext = CONTEXT, messa
       tabooSoftBounds: PT01.taboo_soft_bounds,
       recentAssistant: ctx.history.map((h) => h.assistantText),
       recentOpeners: ctx.history.map((h) => h.openerNorm),
+      withheld: withheld.retrieved.filter((m) => withheld.ids.includes(m.memoryId)).map((m) => ({ key: m.memoryKey, value: m.memoryValue })),
     }).map((v) => ({ ...v, passNumber }));
   const gates = [];
   const exchanges = [];
@@ -103,7 +109,8 @@ function recorded(candidates: Written[], ctx: TurnReplayContext = CONTEXT, messa
     plan: planToProto(plan),
     gates: gates.map(verdictToProto),
     outcome: reply.outcome,
-    retrieval: { memoryReadPolicy: 'LIGHT', status: 'ok', memories: [] },
+    retrieval: { memoryReadPolicy: 'LIGHT', status: 'ok', memories: withheld.retrieved },
+    uncertainty: { status: 'ok', verdict: 'none', withheldMemoryIds: withheld.ids },
     emotion,
     openerNorm: openerNorm(reply.text),
     relationshipStage: 'STRANGER',
@@ -228,6 +235,49 @@ describe('reRespond over recorded relevance (issue 15)', () => {
     // then
     expect(fields(changes.plan)).toEqual(['plan.answerOutline', 'plan.memoryIds']);
     expect(changes.plan.find((c) => c.field === 'plan.memoryIds')).toMatchObject({ before: [], after: ['mem1'] });
+  });
+});
+
+describe('reRespond over what a turn withheld (issue 17)', () => {
+  const hiking: orchestrator.RetrievedMemory = {
+    memoryId: 'mem-hiking',
+    type: 'PREFERENCE',
+    memoryKey: 'pref:hobby:hiking',
+    memoryValue: 'like|hiking',
+    confidence: 0.7,
+    topicIds: [],
+    via: 'structured',
+    relevance: 0.9,
+    occurredOn: '',
+    occurredPrecision: '',
+  };
+  const NAMING = 'I remember you love hiking, so that sounds like a really good way to spend a weekend with your family. Which trail did you all end up walking together?';
+
+  it('keeps a recorded withheld memory out of the plan, and judges the gate by it: nothing changes, uncertainty not asked', () => {
+    // given: a relevant memory the turn withheld, and a draft that named it
+    const turn = recorded([{ text: NAMING }, { text: GOOD }], CONTEXT, 'm1', { retrieved: [hiking], ids: ['mem-hiking'] });
+    expect(turn.outcome).toBe('rewrite');
+    expect(turn.gates.find((g) => g.passNumber === 0 && g.gate === 'uncertain_assertion')).toMatchObject({ pass: false, measured: { withheld: '1', surface: '0' } });
+
+    // then
+    expect(reRespond(turn, CONTEXT)).toEqual({ constraints: [], plan: [], gates: [] });
+  });
+
+  it('names what the record would change without it: the memory back in the plan, the draft passing', () => {
+    const turn = recorded([{ text: NAMING }, { text: GOOD }], CONTEXT, 'm1', { retrieved: [hiking], ids: ['mem-hiking'] });
+    const forgotten = Events.TurnCompleted.decode(Events.TurnCompleted.encode({ ...turn, uncertainty: { ...turn.uncertainty!, withheldMemoryIds: [] } }));
+    const changes = reRespond(forgotten, CONTEXT);
+    expect(changes.plan.find((c) => c.field === 'plan.memoryIds')).toMatchObject({ before: [], after: ['mem-hiking'] });
+    expect(fields(changes.gates)).toContain('gates.draft.uncertain_assertion.pass');
+  });
+
+  it("takes a verdict that judged by uncertainty's surface as recorded: its sides and phrasings are not in the event", () => {
+    const turn = recorded([{ text: GOOD }]);
+    const surfaced = turn.gates.map((g) => (g.gate === 'uncertain_assertion' ? { ...g, detail: 'asserts none of 1 withheld memories; the woven question asks', measured: { ...g.measured, withheld: '1', surface: '1', question: '1' } } : g));
+    expect(reRespond({ ...turn, gates: surfaced }, CONTEXT)).toEqual({ constraints: [], plan: [], gates: [] });
+    // without the surface it is re-decided, and the difference shows
+    const tampered = turn.gates.map((g) => (g.gate === 'uncertain_assertion' ? { ...g, measured: { ...g.measured, withheld: '1' } } : g));
+    expect(fields(reRespond({ ...turn, gates: tampered }, CONTEXT).gates)).toEqual(['gates.draft.uncertain_assertion.measured']);
   });
 });
 

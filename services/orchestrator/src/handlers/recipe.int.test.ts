@@ -213,10 +213,10 @@ function failedGates(c: TurnCompleted, pass: number): string[] {
   return c.gates.filter((g) => g.passNumber === pass && !g.pass).map((g) => g.gate);
 }
 
-const GATE_COUNT = 12;
+const GATE_COUNT = 13;
 
 describe('the turn recipe with the offline provider and a memory service', () => {
-  const snippet = { createdAt: undefined, lastConfirmedAt: undefined, score: 0, occurredOn: '', occurredPrecision: '', relevance: 0 };
+  const snippet = { createdAt: undefined, lastConfirmedAt: undefined, score: 0, occurredOn: '', occurredPrecision: '', relevance: 0, reliability: 'reliable' };
   const memories: memory.MemorySnippet[] = [
     { ...snippet, memoryId: randomUUID(), type: 'PREFERENCE', memoryKey: 'pref:food', memoryValue: 'like|sushi', confidence: 0.75, topicIds: [] },
     { ...snippet, memoryId: randomUUID(), type: 'FACT', memoryKey: 'fact:occupation', memoryValue: 'nurse', confidence: 0.6, topicIds: ['WORK_SCHOOL'] },

@@ -8,12 +8,13 @@ import { Bus, draft, type EventType, type RunningConsumer, type StoredEvent } fr
 import { ManualClock } from '@hearth/clock';
 import { deriveId, Events, type ControlsUpdated, type OnboardingAnswered, type TurnReceived } from '@hearth/events';
 import { schemaFor } from '@hearth/host';
-import { memory, orchestrator, type router } from '@hearth/proto';
+import { memory, orchestrator, uncertainty, type router } from '@hearth/proto';
 import { migrateSchema, openDatabase, reactOnce, replayProjection, schemaDb, startProjection, startReactor, type Database } from '@hearth/store';
 import { cleanupNamespace, databaseUrl, dropSchemas, natsUrl, testNamespace, waitFor } from '@hearth/testing';
 import { detectTopics, normalizeUserText } from '@hearth/text';
 import type { Kysely } from 'kysely';
 import { createMemoryClient, FIND_MEMORIES } from '../adapters/memory.js';
+import { CHECK_RELIABILITY, createUncertaintyClient } from '../adapters/uncertainty.js';
 import type { OrchestratorDb } from '../db.js';
 import { service } from '../index.js';
 import { styleOf } from '../personas/assign.js';
@@ -27,7 +28,7 @@ const silent = { info: () => undefined, warn: () => undefined, error: () => unde
 const HOUR = 60 * 60 * 1000;
 // PT03 Blunt Honest: slang, no quirks, taboo RELIGION.
 const TEMPLATE = PERSONA_LIBRARY.find((t) => t.template_id === 'PT03')!;
-const GATE_COUNT = 12;
+const GATE_COUNT = 13;
 
 interface User {
   userId: string;
@@ -47,6 +48,10 @@ describe('rendering proactive messages (RetentionPlanned → TurnCompleted | Ret
   const running: RunningConsumer[] = [];
   const memories = new Map<string, memory.MemorySnippet[]>();
   const memoryRequests: memory.FindMemoriesRequest[] = [];
+  // A stand-in uncertainty's Context 3: each memory's state (reliable unless set), or an error for a user it cannot answer.
+  const reliability = new Map<string, string>();
+  const uncertaintyDown = new Set<string>();
+  const reliabilityRequests: uncertainty.CheckReliabilityRequest[] = [];
 
   beforeAll(async () => {
     dbUrl = await databaseUrl();
@@ -61,7 +66,21 @@ describe('rendering proactive messages (RetentionPlanned → TurnCompleted | Ret
       memoryRequests.push(r);
       return Promise.resolve(memory.MemoriesResponse.encode({ memories: memories.get(r.userId) ?? [] }).finish());
     });
-    const deps = { bus, db, clock, memory: createMemoryClient(bus, { timeoutMs: 1_000 }), chat: null };
+    await bus.serveQuery('uncertainty', CHECK_RELIABILITY, (req) => {
+      const r = uncertainty.CheckReliabilityRequest.decode(req);
+      reliabilityRequests.push(r);
+      if (uncertaintyDown.has(r.userId)) return Promise.reject(new Error('uncertainty is restarting'));
+      const answer = r.memoryIds.map((memoryId) => ({ memoryId, reliability: reliability.get(memoryId) ?? 'reliable', uncertaintyId: '' }));
+      return Promise.resolve(uncertainty.CheckReliabilityResponse.encode({ reliability: answer }).finish());
+    });
+    const deps = {
+      bus,
+      db,
+      clock,
+      memory: createMemoryClient(bus, { timeoutMs: 1_000 }),
+      uncertainty: createUncertaintyClient(bus, { timeoutMs: 1_000, reliabilityTimeoutMs: 1_000 }),
+      chat: null,
+    };
     reactor = createRenderRetentionReactor(deps);
     running.push(
       ...(await startProjection(bus, db, 'orchestrator', profilesProjection)),
@@ -314,7 +333,7 @@ describe('rendering proactive messages (RetentionPlanned → TurnCompleted | Ret
   it('nudges a FRIEND with the one most recently confirmed allowlisted fact, read as LIGHT', async () => {
     // given
     const user = await newUser();
-    const occupation = { memoryId: randomUUID(), type: 'FACT', memoryKey: 'fact:occupation', memoryValue: 'art teacher', confidence: 0.8, topicIds: ['WORK_SCHOOL'], createdAt: undefined, lastConfirmedAt: new Date('2026-11-20T00:00:00Z'), score: 0, occurredOn: '', occurredPrecision: '', relevance: 0 };
+    const occupation = { memoryId: randomUUID(), type: 'FACT', memoryKey: 'fact:occupation', memoryValue: 'art teacher', confidence: 0.8, topicIds: ['WORK_SCHOOL'], createdAt: undefined, lastConfirmedAt: new Date('2026-11-20T00:00:00Z'), score: 0, occurredOn: '', occurredPrecision: '', relevance: 0, reliability: 'reliable' };
     memories.set(user.userId, [
       { ...occupation, memoryId: randomUUID(), memoryKey: 'fact:current_city', memoryValue: 'Seoul', topicIds: [], lastConfirmedAt: new Date('2026-11-21T00:00:00Z') },
       occupation,
@@ -331,6 +350,42 @@ describe('rendering proactive messages (RetentionPlanned → TurnCompleted | Ret
     expect(completed!.retrieval).toMatchObject({ memoryReadPolicy: 'LIGHT', status: 'ok' });
     expect(memoryRequests.at(-1)).toMatchObject({ userId: user.userId, aiFriendId: user.aiFriendId, readPolicy: 'LIGHT', limit: 50 });
     expect(completed!.gates.filter((g) => !g.pass)).toEqual([]);
+  });
+
+  it('never names a memory uncertainty doubts (issue 17, Context 3): it asks for the facts a nudge could name, and without an answer reads the snippet', async () => {
+    // given: two allowlisted facts, the newer one contradicted as far as uncertainty knows
+    const user = await newUser();
+    const base = { type: 'FACT', confidence: 0.8, topicIds: ['WORK_SCHOOL'], createdAt: undefined, score: 0, occurredOn: '', occurredPrecision: '', relevance: 0, reliability: 'reliable' };
+    const school = { ...base, memoryId: randomUUID(), memoryKey: 'fact:school', memoryValue: 'Hanbit University', lastConfirmedAt: new Date('2026-11-21T00:00:00Z') };
+    const major = { ...base, memoryId: randomUUID(), memoryKey: 'fact:major', memoryValue: 'marine biology', lastConfirmedAt: new Date('2026-11-10T00:00:00Z') };
+    const city = { ...base, memoryId: randomUUID(), memoryKey: 'fact:current_city', memoryValue: 'Seoul', topicIds: [], lastConfirmedAt: new Date('2026-11-22T00:00:00Z') };
+    memories.set(user.userId, [school, major, city]);
+    reliability.set(school.memoryId, 'contradicted');
+
+    // when
+    const first = (await plan(user, { stage: 'FRIEND' })).completed!;
+
+    // then: asked once, for the nameable facts only; the contradicted one left out and recorded
+    expect(reliabilityRequests.filter((r) => r.userId === user.userId)).toEqual([{ userId: user.userId, memoryIds: [school.memoryId, major.memoryId] }]);
+    expect(first).toMatchObject({ retentionStep: 'context_nudge', surfacedMemoryIds: [major.memoryId] });
+    expect(first.assistantText).toContain('marine biology');
+    expect(first.assistantText).not.toContain('Hanbit');
+    expect(first.uncertainty).toEqual({ status: 'ok', error: '', verdict: 'none', withheldMemoryIds: [school.memoryId], surfacedUncertaintyId: '', phrasingId: '', answersUncertaintyId: '' });
+    expect(first.gates.find((g) => g.gate === 'uncertain_assertion')).toMatchObject({ pass: true, measured: { withheld: '1' } });
+
+    // given: uncertainty cannot answer, and memory's snippet says the major is superseded
+    uncertaintyDown.add(user.userId);
+    memories.set(user.userId, [school, { ...major, reliability: 'superseded' }, city]);
+    clock.advance(HOUR);
+
+    // when
+    const second = (await plan(user, { stage: 'FRIEND' })).completed!;
+
+    // then: the snippet decides: the major is not named, the school (reliable as memory knows it) is
+    expect(second.uncertainty).toMatchObject({ status: 'unavailable', withheldMemoryIds: [major.memoryId] });
+    expect(second.uncertainty!.error).toMatch(/restarting/);
+    expect(second).toMatchObject({ retentionStep: 'context_nudge', surfacedMemoryIds: [school.memoryId] });
+    expect(second.assistantText).not.toContain('marine biology');
   });
 
   it('follows up an unanswered question after 24 h, and the user answering it is a meaningful response to a question (§11.2)', async () => {

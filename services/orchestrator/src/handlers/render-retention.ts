@@ -7,15 +7,16 @@ import { requireApplied, type Reactor } from '@hearth/store';
 import { counter, type Logger } from '@hearth/telemetry';
 import type { Kysely } from 'kysely';
 import type { MemoryPort } from '../adapters/memory.js';
-import { GATES, OFFLINE_PROVIDER, RECIPE, RETENTION, RETENTION_ROUTING, STAGES, type Stage } from '../config.js';
+import { createUncertaintyClient, type ReliabilityLookup, type UncertaintyPort } from '../adapters/uncertainty.js';
+import { GATES, OFFLINE_PROVIDER, RECIPE, RETENTION, RETENTION_ROUTING, STAGES, UNCERTAINTY, type Stage } from '../config.js';
 import type { OrchestratorDb } from '../db.js';
-import { evaluateReply, type ExemptGate, type GateVerdict } from '../gates/index.js';
+import { evaluateReply, RETENTION_FACT_ALLOWLIST, type ExemptGate, type GateVerdict } from '../gates/index.js';
 import { NEUTRAL_STYLE, type StableStyle } from '../personas/assign.js';
 import { PERSONA_LIBRARY } from '../personas/library.js';
 import { profilesProjection } from '../projections/profiles.js';
 import { turnsProjection } from '../projections/turns.js';
 import { personaConstraints } from '../turn/constraints.js';
-import { declineReason, followUpOf, renderRetention, type DeclineReason, type RetentionMemory, type RetentionStep } from '../turn/retention.js';
+import { declineReason, followUpOf, nudgeReliability, reliableForNudge, renderRetention, type DeclineReason, type RetentionMemory, type RetentionStep } from '../turn/retention.js';
 import { retrievedToProto, verdictToProto } from './mapping.js';
 
 export interface RenderRetentionDeps {
@@ -24,6 +25,11 @@ export interface RenderRetentionDeps {
   clock: Clock;
   logger?: Logger;
   memory: MemoryPort;
+  /**
+   * Uncertainty's CheckReliability before a nudge names a memory (issue 17, Context 3).
+   * @default a client over `bus` with UNCERTAINTY's budgets
+   */
+  uncertainty?: UncertaintyPort;
 }
 
 // A proactive message is short by design (§14.5): the persona's sentence, emoji,
@@ -55,7 +61,13 @@ type Decided = { kind: 'rendered'; step: RetentionStep } | { kind: 'declined'; r
  * event has one id derived from the plan, and is dated at the planned hour: the
  * message belongs to the hour the retention service evaluated.
  */
-export function createRenderRetentionReactor(deps: RenderRetentionDeps): Reactor {
+export function createRenderRetentionReactor(input: RenderRetentionDeps): Reactor {
+  const deps: RenderRetentionDeps = {
+    ...input,
+    uncertainty:
+      input.uncertainty ??
+      createUncertaintyClient(input.bus, { timeoutMs: UNCERTAINTY.timeoutMs, reliabilityTimeoutMs: UNCERTAINTY.reliabilityTimeoutMs, ...(input.logger ? { logger: input.logger } : {}) }),
+  };
   const { bus, db } = deps;
   return {
     name: 'render-retention',
@@ -174,6 +186,13 @@ async function decide(deps: RenderRetentionDeps, event: StoredEvent, planned: Re
   if (RETENTION.nudgeStages.includes(stage) && !('question' in followUpOf(input))) {
     retrieval = await deps.memory.find({ userId, aiFriendId, readPolicy: RETENTION.memoryReadPolicy, limit: RETENTION.memoryLimit, afterMessageId: last?.user_message_id ?? '', queryText: '' });
   }
+  // Issue 17, uncertainty-engine.md Context 3: before a nudge names a memory, uncertainty
+  // says whether it is reliable (the facts a nudge could name, asked once); without its
+  // answer memory's own projection of it decides. Either one's doubt leaves it unnamed.
+  const nameable = retrieval.memories.filter((m) => m.type === 'FACT' && RETENTION_FACT_ALLOWLIST.includes(m.memoryKey)).map((m) => m.memoryId);
+  const checked: Omit<ReliabilityLookup, 'status'> & { status: ReliabilityLookup['status'] | 'skipped' } =
+    nameable.length > 0 ? await deps.uncertainty!.reliability({ userId, memoryIds: nameable }) : { status: 'skipped', reliability: [], error: '' };
+  const answered = new Map(checked.reliability.map((r) => [r.memoryId, r.reliability]));
   const memories: RetentionMemory[] = retrieval.memories.map((m) => ({
     memoryId: m.memoryId,
     type: m.type,
@@ -182,7 +201,9 @@ async function decide(deps: RenderRetentionDeps, event: StoredEvent, planned: Re
     topicIds: m.topicIds,
     confidence: m.confidence,
     lastConfirmedAt: m.lastConfirmedAt ?? null,
+    reliability: nudgeReliability(answered.get(m.memoryId), m.reliability),
   }));
+  const withheld = memories.filter((m) => !reliableForNudge(m));
 
   const evaluate = (c: { text: string; surfacedMemoryIds: string[] }, step: RetentionStep): GateVerdict[] =>
     evaluateReply({
@@ -200,6 +221,7 @@ async function decide(deps: RenderRetentionDeps, event: StoredEvent, planned: Re
       tabooSoftBounds: template?.taboo_soft_bounds ?? [],
       recentAssistant: history.map((h) => h.assistant_text),
       recentOpeners: history.map((h) => h.opener_norm),
+      withheld: withheld.map((m) => ({ key: m.key, value: m.value })),
       exempt: step === 'follow_up' ? FOLLOW_UP_EXEMPT : RETENTION_EXEMPT,
     });
   const r = renderRetention({ ...input, memories, check: evaluate });
@@ -270,6 +292,16 @@ async function decide(deps: RenderRetentionDeps, event: StoredEvent, planned: Re
     retentionStep: r.step,
     retentionRenders: r.renders,
     beliefs: undefined,
+    // What Context 3 answered for the memories a nudge could name, and which it left unnamed.
+    uncertainty: {
+      status: checked.status,
+      error: checked.error,
+      verdict: 'none',
+      withheldMemoryIds: withheld.map((m) => m.memoryId),
+      surfacedUncertaintyId: '',
+      phrasingId: '',
+      answersUncertaintyId: '',
+    },
   };
   return { decided: { kind: 'rendered', step: r.step }, draft: (meta) => draft(Events.TurnCompleted, completed, meta) };
 }

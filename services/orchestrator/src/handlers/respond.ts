@@ -9,9 +9,10 @@ import type { Kysely } from 'kysely';
 import { createLlmHealth, type LlmHealth } from '../adapters/llm-health.js';
 import { createBeliefClient, emptyBeliefContext, type BeliefLookup, type BeliefPort } from '../adapters/beliefs.js';
 import type { MemoryPort } from '../adapters/memory.js';
-import { BELIEFS, GATES, LLM_FAILOVER, OFFLINE_PROVIDER, RECIPE, RELATIONSHIP, type Stage } from '../config.js';
+import { createUncertaintyClient, emptyCheck, type UncertaintyCheck, type UncertaintyPort } from '../adapters/uncertainty.js';
+import { BELIEFS, GATES, LLM_FAILOVER, OFFLINE_PROVIDER, RECIPE, RELATIONSHIP, UNCERTAINTY, type Stage } from '../config.js';
 import type { OrchestratorDb } from '../db.js';
-import { coreBeliefViews, openerNorm, recallAsked, selfConsistencyGate, type ExemptGate } from '../gates/index.js';
+import { coreBeliefViews, openerNorm, recallAsked, selfConsistencyGate, type AskedUncertainty, type ExemptGate } from '../gates/index.js';
 import { NEUTRAL_STYLE, seedFromId, type StableStyle } from '../personas/assign.js';
 import { PERSONA_LIBRARY, type PersonaTemplate } from '../personas/library.js';
 import { turnsProjection } from '../projections/turns.js';
@@ -24,7 +25,9 @@ import { asksAboutFriend, selfStatementFor } from '../responder/self-talk.js';
 import { composeReply, type Composed, type PassVerdict } from '../turn/compose.js';
 import { planToProto } from '../turn/plan.js';
 import { initiatedBefore, planTurn, type RecordedReply } from '../turn/recipe.js';
+import { carriedQuestion, questionsFor, surfaceSides, uncertaintyPromptOf } from '../turn/surface.js';
 import { vectorTriggers } from '../turn/triggers.js';
+import { withhold } from '../turn/withhold.js';
 import { relationshipFromRow, relationshipUpdatedOf, retrievedToProto, verdictToProto } from './mapping.js';
 
 export interface RespondDeps {
@@ -38,6 +41,11 @@ export interface RespondDeps {
    * @default a client over `bus` with BELIEFS.queryTimeoutMs
    */
   beliefs?: BeliefPort;
+  /**
+   * Uncertainty's CheckMessage (issue 17) and CheckReliability.
+   * @default a client over `bus` with UNCERTAINTY.timeoutMs and reliabilityTimeoutMs
+   */
+  uncertainty?: UncertaintyPort;
   /** The LLM, or null for the offline template responder. */
   chat: ChatClient | null;
   /**
@@ -66,10 +74,11 @@ const llmLatency = histogram('hearth_llm_exchange_seconds', 'Time of one LLM exc
 /**
  * TurnRouted → the recipe of turn-pipeline §7.1: load profile, controls, persona
  * and relationship from the orchestrator's own projections; memories by
- * memory_read_policy, and vector retrieval when ON_DEMAND and triggered; emotion;
- * plan (§8); prompt and LLM or the offline responder (§9); the §10 gates with one
- * rewrite and the fallback; then RelationshipUpdated (§11) and TurnCompleted in
- * one decision. A user-state gate gives ChatRefused instead (§6.1.1, §4.1.2).
+ * memory_read_policy, and vector retrieval when ON_DEMAND and triggered; the
+ * uncertainty check beside them (issue 17: what the reply withholds, and a
+ * question to weave in); emotion; plan (§8); prompt and LLM or the offline
+ * responder (§9); the §10 gates with one rewrite and the fallback; then
+ * RelationshipUpdated (§11) and TurnCompleted in one decision. A user-state gate gives ChatRefused instead (§6.1.1, §4.1.2).
  * Everything the decision used, and every LLM exchange, is in the events, so
  * replay never asks the LLM again.
  */
@@ -79,6 +88,9 @@ export function createRespondReactor(input: RespondDeps): Reactor {
     ...input,
     llmHealth: input.llmHealth ?? createLlmHealth({ ...LLM_FAILOVER, now: () => Date.now(), ...(input.logger ? { logger: input.logger } : {}) }),
     beliefs: input.beliefs ?? createBeliefClient(input.bus, { timeoutMs: BELIEFS.queryTimeoutMs, ...(input.logger ? { logger: input.logger } : {}) }),
+    uncertainty:
+      input.uncertainty ??
+      createUncertaintyClient(input.bus, { timeoutMs: UNCERTAINTY.timeoutMs, reliabilityTimeoutMs: UNCERTAINTY.reliabilityTimeoutMs, ...(input.logger ? { logger: input.logger } : {}) }),
   };
   const { bus, db, clock } = deps;
   return {
@@ -199,18 +211,31 @@ async function runRecipe(deps: RespondDeps, event: StoredEvent, routed: TurnRout
 
   // Memory answers after writing back the previous turn, so a correction there already holds.
   const afterMessageId = history[0]?.user_message_id ?? '';
+  // The uncertainty the previous reply of the conversation asked about: this message may answer it.
+  const answersUncertaintyId = source === 'chat' ? (history[0]?.surfaced_uncertainty_id ?? '') : '';
   // Issue 16, before planning and beside the memory queries: the companion's core
   // beliefs and, at most once per conversation, a challenge the lock allows
-  // (belief-challenge.md Integration).
-  const [retrieval, asked] = await Promise.all([
+  // (belief-challenge.md Integration). Issue 17 beside them too (uncertainty-engine.md
+  // Context 1, "a parallel subprocess … races the response pipeline"): what this
+  // message contradicts, and an uncertainty to ask about.
+  const [retrieval, asked, checked] = await Promise.all([
     retrieve(deps, event.userId, profile?.ai_friend_id ?? routed.aiFriendId, readPolicy, triggers, routing?.retrievalQueryText || routed.text, afterMessageId),
     askBeliefs(deps, { event, routed, pipeline, source, fixed: fixed !== null, aiFriendId: profile?.ai_friend_id ?? routed.aiFriendId, history }),
+    askUncertainty(deps, { event, routed, pipeline, source, fixed: fixed !== null, afterMessageId, answersUncertaintyId }),
   ]);
   const coreViews = coreBeliefViews(asked.lookup.context.coreBeliefs);
-  const offered = asked.offered;
+  const seed = seedFromId(routed.messageId);
+
+  // Issue 17, never assert: what the message contradicts (uncertainty's answer and the
+  // turn's own guard, whatever uncertainty answered) and what is not reliable stays out
+  // of the plan; a surface is asked about, in place of a challenge (one question a reply).
+  const surface = fixed ? null : (checked.response.surface ?? null);
+  const questions = surface ? questionsFor(surface, seed) : [];
+  const held = withhold({ retrieved: retrieval.memories, contradictedIds: checked.response.contradictedMemoryIds, askedKeys: surface ? [surface.memoryKey] : [], text: routed.text, at: now });
+  const askedAbout: AskedUncertainty | null = surface ? { sides: surfaceSides(surface), questions: questions.map((q) => q.text) } : null;
+  const offered = surface ? null : asked.offered;
 
   // §7.1 steps 4–6: emotion (safety came with the routing decision), constraints, plan, and the gates.
-  const seed = seedFromId(routed.messageId);
   const { emotion, plan, memories, evaluate } = planTurn({
     pipeline,
     source,
@@ -222,8 +247,10 @@ async function runRecipe(deps: RespondDeps, event: StoredEvent, routed: TurnRout
     suppressedTopics: profile?.suppressed_topics ?? [],
     initiatedNow,
     history: earlier,
-    retrieved: retrieval.memories,
+    retrieved: held.kept,
     coreBeliefs: coreViews,
+    withheld: held.withheld.map((w) => ({ key: w.memory.memoryKey, value: w.memory.memoryValue })),
+    uncertainty: askedAbout,
   });
   const chosen = memories.filter((m) => plan.memoryIds.includes(m.memoryId));
 
@@ -254,10 +281,12 @@ async function runRecipe(deps: RespondDeps, event: StoredEvent, routed: TurnRout
         userText: routed.text,
         coreBeliefs: asked.lookup.context.coreBeliefs.map((b) => ({ text: b.canonicalText, polarity: b.polarity })),
         challenge: offered?.prompt ?? '',
+        ...(surface && questions[0] ? { uncertainty: uncertaintyPromptOf(surface, questions[0]) } : {}),
       },
       // The persona's own words, those no core belief contradicts (issue 16).
       selfStatement: selfStatementFor({ statements: template?.self_statements ?? [], normNoPunct, seed, allowed: (st) => selfConsistencyGate(st, coreViews).pass }),
       aboutFriend: asksAboutFriend(normNoPunct),
+      uncertaintyQuestions: questions.map((q) => q.text),
     };
     const offline = offlineResponder(ctx, (c) => evaluate(c));
     // A provider failure answers this turn as the offline provider would (the same
@@ -312,7 +341,15 @@ async function runRecipe(deps: RespondDeps, event: StoredEvent, routed: TurnRout
     retentionId: '',
     retentionStep: '',
     retentionRenders: 0,
-    beliefs: beliefContextOf(asked, offered && !fixed ? wovenIn(offered, composed) : null, source === 'chat' ? (history[0]?.challenge_id ?? '') : ''),
+    beliefs: beliefContextOf(asked, offered && !fixed ? wovenIn(offered, composed) : null, source === 'chat' ? (history[0]?.challenge_id ?? '') : '', surface !== null),
+    uncertainty: {
+      status: checked.status,
+      error: checked.error,
+      verdict: checked.response.verdict || 'none',
+      withheldMemoryIds: held.withheld.map((w) => w.memory.memoryId),
+      ...carriedOf(surface, carriedQuestion(questions, { text: composed.text, outcome: composed.outcome, provider: composed.final?.provider })),
+      answersUncertaintyId,
+    },
   };
 
   // Stage G (§11): only on a user's chat message, and never when the router says OFF.
@@ -419,8 +456,12 @@ function wovenIn(offered: Offered, composed: Composed): boolean {
   return question !== '' && composed.text.toLowerCase().includes(question.toLowerCase());
 }
 
-/** TurnCompleted.beliefs: what the turn asked the graph, what it answered, and what the reply did with it. */
-function beliefContextOf(asked: AskedBeliefs, woven: boolean | null, answersChallengeId: string): NonNullable<RecipeResult['completed']['beliefs']> {
+/**
+ * TurnCompleted.beliefs: what the turn asked the graph, what it answered, and
+ * what the reply did with it. A challenge offered beside an uncertainty to ask
+ * about is skipped for it (`uncertainty`): one question a reply.
+ */
+function beliefContextOf(asked: AskedBeliefs, woven: boolean | null, answersChallengeId: string, displaced: boolean): NonNullable<RecipeResult['completed']['beliefs']> {
   const core = asked.lookup.context.coreBeliefs;
   return {
     status: asked.status,
@@ -432,9 +473,40 @@ function beliefContextOf(asked: AskedBeliefs, woven: boolean | null, answersChal
     coreBeliefIds: core.map((b) => b.beliefId),
     coreBeliefTexts: core.map((b) => b.canonicalText),
     challenge: woven && asked.offered ? { ...asked.offered } : undefined,
-    challengeSkipped: asked.offered && !woven ? 'gate_failed' : asked.skipped,
+    challengeSkipped: asked.offered && displaced ? 'uncertainty' : asked.offered && !woven ? 'gate_failed' : asked.skipped,
     answersChallengeId,
   };
+}
+
+type AskedCheck = Omit<UncertaintyCheck, 'status'> & { status: UncertaintyCheck['status'] | 'skipped' };
+
+/**
+ * Issue 17 before planning (uncertainty-engine.md Context 1): a chat turn of the
+ * friend's pipelines (UNCERTAINTY.pipelines; not onboarding, not a fixed reply)
+ * asks uncertainty to check the message against what memory holds, within the
+ * 600 ms time box, naming the uncertainty the previous reply asked about.
+ */
+async function askUncertainty(
+  deps: RespondDeps,
+  t: { event: StoredEvent; routed: TurnRouted; pipeline: string; source: 'chat' | 'retention'; fixed: boolean; afterMessageId: string; answersUncertaintyId: string },
+): Promise<AskedCheck> {
+  if (t.source !== 'chat' || !UNCERTAINTY.pipelines.includes(t.pipeline) || t.fixed) return { status: 'skipped', response: emptyCheck(), error: '' };
+  return deps.uncertainty!.check({
+    userId: t.event.userId,
+    messageId: t.routed.messageId,
+    conversationId: t.routed.conversationId,
+    text: t.routed.text,
+    afterMessageId: t.afterMessageId,
+    memoryIds: [],
+    topicIds: t.routed.topicMatches.map((m) => m.topicId),
+    at: t.event.occurredAt,
+    answersUncertaintyId: t.answersUncertaintyId,
+  });
+}
+
+/** TurnCompleted.uncertainty's surfaced_uncertainty_id and phrasing_id: only when the reply carries the question. */
+function carriedOf(surface: { uncertaintyId: string } | null, carried: { phrasingId: string } | null): { surfacedUncertaintyId: string; phrasingId: string } {
+  return surface && carried ? { surfacedUncertaintyId: surface.uncertaintyId, phrasingId: carried.phrasingId } : { surfacedUncertaintyId: '', phrasingId: '' };
 }
 
 /** The reply to a §12.4 command, given what the previous assistant message surfaced. */
@@ -459,7 +531,7 @@ function fixedReply(pipeline: string, safety: string | undefined, crisisSafe: bo
   return null;
 }
 
-type Found = { memoryId: string; type: string; memoryKey: string; memoryValue: string; confidence: number; topicIds: string[]; relevance: number; occurredOn: string; occurredPrecision: string };
+type Found = { memoryId: string; type: string; memoryKey: string; memoryValue: string; confidence: number; topicIds: string[]; relevance: number; occurredOn: string; occurredPrecision: string; reliability: string };
 
 interface RetrievedSet {
   status: 'ok' | 'unavailable' | 'skipped';
@@ -491,7 +563,7 @@ async function retrieve(
     for (const m of found) {
       const known = out.memories.find((x) => x.memoryId === m.memoryId);
       if (known) known.relevance = Math.max(known.relevance, m.relevance);
-      else out.memories.push({ memoryId: m.memoryId, type: m.type, memoryKey: m.memoryKey, memoryValue: m.memoryValue, confidence: m.confidence, topicIds: m.topicIds, relevance: m.relevance, occurredOn: m.occurredOn, occurredPrecision: m.occurredPrecision, via });
+      else out.memories.push({ memoryId: m.memoryId, type: m.type, memoryKey: m.memoryKey, memoryValue: m.memoryValue, confidence: m.confidence, topicIds: m.topicIds, relevance: m.relevance, occurredOn: m.occurredOn, occurredPrecision: m.occurredPrecision, reliability: m.reliability, via });
     }
   };
   if (limit > 0) {

@@ -8,7 +8,8 @@ import type { OrchestratorDb } from '../db.js';
  * What earlier turns left, from the orchestrator's own events: each reply
  * (`dialogue`: what the §10.2/§10.3 gates compare against, the topics of earlier
  * user messages for §2.8, the turns a prompt quotes for §9, the belief challenge
- * it wove in, at most one per conversation) and the relationship
+ * it wove in, at most one per conversation, and the uncertainty it asked about,
+ * which the next user message may answer) and the relationship
  * (`relationships`, §2.5). One projection, so each turn's events cost one
  * consumer, and a decision waits for one position.
  */
@@ -43,6 +44,7 @@ async function applyReply(trx: Transaction<OrchestratorDb>, e: StoredEvent): Pro
       surfaced_memory_ids: JSON.stringify(p.surfacedMemoryIds) as unknown as string[],
       user_initiated_topics: JSON.stringify(p.plan?.userInitiatedTopics ?? []) as unknown as string[],
       challenge_id: p.beliefs?.challenge?.challengeId ?? '',
+      surfaced_uncertainty_id: p.uncertainty?.surfacedUncertaintyId ?? '',
       created_at: e.occurredAt,
       event_seq: e.seq,
     })

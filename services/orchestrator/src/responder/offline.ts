@@ -26,6 +26,14 @@ export interface RenderInput {
    */
   challenge?: string;
   /**
+   * The question about an uncertainty (issue 17; libs/uncertainty questionFor),
+   * in its phrasings, preferred first: the reply's last sentence, whole, after
+   * the persona's acknowledgement, in place of the plan's follow-up and of any
+   * challenge (one question a reply). The first phrasing that fits the
+   * persona's sentence band is said. @default [] (none)
+   */
+  uncertainty?: readonly string[];
+  /**
    * One of the persona's self-statements (issue 16; self-talk.ts), said in
    * place of the plan's `share` sentence. @default '' (none)
    */
@@ -384,7 +392,11 @@ function render(input: RenderInput, stretch: number): RenderedReply {
   let ack = plan.ackStyle === 'brief' && !input.rewrite && !(band !== 'short' && entries[0]?.self) ? pick(ACK[plan.emotionalTone], seed, 0) : '';
   const hint = usableHint(input, seed);
   if (hint && ack) ack = `${hint}, ${lowerFirst(ack)}`;
-  const challenge = challengeSentences(input.challenge ?? '');
+  // What closes the reply instead of the follow-up: an uncertainty's question, kept
+  // whole (its phrasing may hold a statement that only the question makes safe), or a challenge.
+  const asked = (input.uncertainty ?? []).map((q) => q.trim()).filter(Boolean);
+  const closings = asked.length > 0 ? asked.map((q) => [q]) : challengeClosings(input.challenge ?? '');
+  const challenge = closings[0] ?? [];
   const question = challenge.length === 0 && plan.followupQuestion ? fill(pick(QUESTIONS[questionKind(plan)]!, seed, 5)) : '';
   // §10.5's sentence count: the ack (its own sentence only in the short band), the
   // question, and what fits of the body, callbacks first (they are what was asked for).
@@ -431,7 +443,7 @@ function render(input: RenderInput, stretch: number): RenderedReply {
   const brief = band === 'short' ? [`${pick(BRIEF_ACKS, seed, 0)}.`] : [];
   const variants: { lead: string[]; statements: string[]; closing: readonly string[] }[] = [];
   for (const lead of brief.length > 0 ? [[], brief] : [[]]) {
-    for (let kept = lengthened.length; kept >= 0; kept--) for (const closing of challengeClosings(input.challenge ?? '')) variants.push({ lead, statements: lengthened.slice(0, kept), closing });
+    for (let kept = lengthened.length; kept >= 0; kept--) for (const closing of closings) variants.push({ lead, statements: lengthened.slice(0, kept), closing });
   }
   const fits = (v: (typeof variants)[number]) => {
     const text = finish(v.statements, v.closing, v.lead);
@@ -439,6 +451,8 @@ function render(input: RenderInput, stretch: number): RenderedReply {
     return sentenceGate(text, band).pass && lexiconGate(text, c.lexiconBias).pass && quirksGate(text, c.allowedQuirks).pass && intimacyGate(text, c.intimacyStage).pass;
   };
   const chosen = variants.find(fits);
+  // An uncertainty's question is said whole, short sentences and all: the others grow to keep the band's average.
+  if (!chosen && asked.length > 0 && target && stretch < SELF_STRETCH.max) return render(input, stretch + SELF_STRETCH.step);
   if (!chosen && selfSentence) return target && stretch < SELF_STRETCH.max ? render(input, stretch + SELF_STRETCH.step) : render({ ...input, selfStatement: '' }, 0);
   if (!chosen) return { text: finish(lengthened, challenge), surfacedMemoryIds: surfaced };
   // A callback trimmed away is no longer said, nor surfaced.

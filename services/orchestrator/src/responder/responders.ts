@@ -12,12 +12,17 @@ export interface TurnContext {
   preferredName: string;
   memories: readonly PlannedMemory[];
   hintTokens: readonly string[];
-  /** The prompt's input; its `challenge` and `coreBeliefs` (issue 16) reach the LLM as PromptInput says. */
+  /** The prompt's input; its `challenge` and `coreBeliefs` (issue 16) and `uncertainty` (issue 17) reach the LLM as PromptInput says. */
   prompt: Omit<PromptInput, 'plan' | 'memories' | 'preferredName'>;
   /** A self-statement the offline reply says (issue 16; self-talk.ts), or ''. @default '' */
   selfStatement?: string;
   /** The user asked about the friend itself (self-talk.ts `asksAboutFriend`). @default false */
   aboutFriend?: boolean;
+  /**
+   * An uncertainty's question in the phrasings the offline reply may close
+   * with, preferred first (issue 17; offline.ts `uncertainty`). @default []
+   */
+  uncertaintyQuestions?: readonly string[];
 }
 
 /** How many seeds the offline rewrite tries before handing over to the fallback. */
@@ -40,6 +45,7 @@ export function offlineResponder(ctx: TurnContext, check: (c: Pick<Candidate, 't
         content: [
           ...plan.outline.map((o) => `${o.kind}: ${o.detail}`),
           ...(ctx.prompt.challenge ? [`challenge: ${ctx.prompt.challenge}`] : []),
+          ...(ctx.uncertaintyQuestions?.length ? [`uncertainty: ${ctx.uncertaintyQuestions.join(' | ')}`] : []),
           ...(ctx.selfStatement ? [`self: ${ctx.selfStatement}`] : []),
         ].join('\n'),
       },
@@ -60,6 +66,7 @@ export function offlineResponder(ctx: TurnContext, check: (c: Pick<Candidate, 't
       challenge: ctx.prompt.challenge ?? '',
       selfStatement: ctx.selfStatement ?? '',
       aboutFriend: ctx.aboutFriend ?? false,
+      uncertainty: ctx.uncertaintyQuestions ?? [],
     });
   return {
     ...OFFLINE_PROVIDER,

@@ -26,6 +26,23 @@ export interface PromptInput {
    * (belief-challenge.md Integration step 4), or '' for none. @default ''
    */
   challenge?: string;
+  /**
+   * An uncertainty to ask about (issue 17; uncertainty-engine.md "Weave, don't
+   * interrupt"), or undefined: what the friend remembered and what the user
+   * says now (or, for an older one, the two notes that disagree), and a
+   * question in the friend's voice as an example. @default undefined
+   */
+  uncertainty?: UncertaintyPrompt;
+}
+
+export interface UncertaintyPrompt {
+  /** contradiction: this message contradicts a memory; surfacing: an older open one the conversation touches. */
+  reason: string;
+  /** What the friend held ("you loved sushi"), and the other side as said ("you're not into sushi"). */
+  held: string;
+  stated: string;
+  /** A gentle question (libs/uncertainty questionFor), one way to ask it. */
+  question: string;
 }
 
 /** The JSON the model must answer with. */
@@ -69,10 +86,29 @@ function challengeText(prompt: string, plan: ResponsePlan): string {
 }
 
 /**
+ * An uncertainty as the response pipeline weaves it (uncertainty-engine.md
+ * FrontalCortexService): both sides, never either asserted, a question in the
+ * model's own words, the reply's only question.
+ */
+function uncertaintyText(u: UncertaintyPrompt | undefined, plan: ResponsePlan): string {
+  if (!u) return '';
+  const what =
+    u.reason === 'contradiction'
+      ? `The user's message contradicts what you remembered: ${u.held}. Now it sounds like ${u.stated}.`
+      : `Two things you remember about the user do not agree: ${u.held}, and ${u.stated}.`;
+  return [
+    `**UNCERTAIN MEMORY**: ${what}`,
+    `Do not assert either version as a fact. Ask about it gently, once, in your own words, woven into your reply, for example: "${u.question}"`,
+    plan.followupQuestion ? 'It is your one question, instead of the one above.' : 'It is the only question in your reply.',
+  ].join('\n');
+}
+
+/**
  * Stage E (turn-pipeline §9): system rules, persona constraints as explicit
  * targets, the stage's intimacy cap, the companion's core beliefs (issue 16),
  * the chosen memory snippets, the recent turns, and the plan, with a belief
- * challenge as optional exploration when one is offered. Scaffolding only:
+ * challenge as optional exploration when one is offered, or an uncertain
+ * memory to ask about (issue 17). Scaffolding only:
  * the §10 gates still enforce all of it.
  */
 export function buildPrompt(input: PromptInput): PromptMessage[] {
@@ -99,6 +135,7 @@ export function buildPrompt(input: PromptInput): PromptMessage[] {
   ].filter(Boolean);
   const self = selfText(input.coreBeliefs ?? []);
   const challenge = challengeText(input.challenge ?? '', plan);
+  const uncertain = uncertaintyText(input.uncertainty, plan);
   const system = [
     ...RULES,
     '',
@@ -110,6 +147,7 @@ export function buildPrompt(input: PromptInput): PromptMessage[] {
     '',
     ...planText,
     ...(challenge ? ['', challenge] : []),
+    ...(uncertain ? ['', uncertain] : []),
     '',
     `The user's name is ${input.preferredName || 'not known'}.`,
     `Answer with only this JSON object: ${REPLY_FORMAT}.`,

@@ -112,3 +112,26 @@ describe('the prompt and the belief graph (issue 16)', () => {
     expect(buildPrompt({ ...BASE, plan: planOf(false) })).toEqual(buildPrompt({ ...BASE, plan: planOf(false), coreBeliefs: [], challenge: '' }));
   });
 });
+
+describe('the prompt and the uncertainty engine (issue 17)', () => {
+  const contradiction = { reason: 'contradiction', held: 'you loved sushi', stated: "you're not into sushi", question: 'I thought you loved sushi — what changed?' };
+
+  it('tells the model the message contradicts what it remembered, not to assert either version, and to ask gently', () => {
+    const plan = planOf(false);
+    const [system] = buildPrompt({ ...BASE, plan, uncertainty: contradiction });
+    expect(system!.content).toContain("**UNCERTAIN MEMORY**: The user's message contradicts what you remembered: you loved sushi. Now it sounds like you're not into sushi.");
+    expect(system!.content).toContain('Do not assert either version as a fact. Ask about it gently, once, in your own words, woven into your reply, for example: "I thought you loved sushi — what changed?"');
+    expect(system!.content).toContain('It is your one question, instead of the one above.');
+    expect(system!.content.indexOf('UNCERTAIN MEMORY')).toBeGreaterThan(system!.content.indexOf('End with exactly one question'));
+  });
+
+  it('names both notes of an older uncertainty the conversation touches', () => {
+    const [system] = buildPrompt({ ...BASE, plan: planOf(true), uncertainty: { reason: 'surfacing', held: 'you live in Seoul', stated: 'you live in Busan', question: 'Quick check, so I get it right: you live in Seoul, or you live in Busan?' } });
+    expect(system!.content).toContain('**UNCERTAIN MEMORY**: Two things you remember about the user do not agree: you live in Seoul, and you live in Busan.');
+    expect(system!.content).toContain('It is the only question in your reply.');
+  });
+
+  it('says nothing of it when there is none', () => {
+    expect(buildPrompt({ ...BASE, plan: planOf(false) })[0]!.content).not.toContain('UNCERTAIN MEMORY');
+  });
+});

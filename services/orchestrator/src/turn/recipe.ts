@@ -1,7 +1,7 @@
 import type { NodeView } from '@hearth/beliefs';
 import { tokenize } from '@hearth/text';
 import { SURFACING, type Stage } from '../config.js';
-import { evaluateReply, isSensitive, recallAsked, type ExemptGate, type GateVerdict } from '../gates/index.js';
+import { evaluateReply, isSensitive, recallAsked, type ExemptGate, type GateVerdict, type AskedUncertainty, type WithheldValue } from '../gates/index.js';
 import type { StableStyle } from '../personas/assign.js';
 import type { PersonaTemplate } from '../personas/library.js';
 import { analyzeEmotion, type EmotionReading } from '../relationship/index.js';
@@ -59,6 +59,13 @@ export interface TurnFacts {
    * the belief graph answered them. @default []
    */
   coreBeliefs?: readonly NodeView[];
+  /**
+   * What the reply must not assert (issue 17; turn/withhold.ts): not among
+   * `retrieved`, and judged by the `uncertain_assertion` gate. @default []
+   */
+  withheld?: readonly WithheldValue[];
+  /** The uncertainty the reply was given to ask about (issue 17), or null. @default null */
+  uncertainty?: AskedUncertainty | null;
 }
 
 /** A candidate reply: its text and the memories it surfaces. */
@@ -149,6 +156,8 @@ export function planTurn(f: TurnFacts): PlannedTurn {
       // §10.2: the openers as stored with each earlier reply.
       recentOpeners: f.history.map((h) => h.openerNorm),
       coreBeliefs: f.coreBeliefs ?? [],
+      withheld: f.withheld ?? [],
+      uncertainty: f.uncertainty ?? null,
       exempt,
     });
   return { initiatedNow, initiatedRecent, recallAsked: recall, emotion, constraints, memories, plan, evaluate };

@@ -1,6 +1,6 @@
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
-import { RETENTION, SENSITIVE_TOPICS, type Stage } from '../config.js';
+import { RETENTION, SENSITIVE_TOPICS, UNCERTAINTY, type Stage } from '../config.js';
 import {
   intimacyGate,
   isSensitive,
@@ -123,6 +123,26 @@ export interface LastAssistantMessage {
 export interface RetentionMemory extends SurfacedMemory {
   confidence: number;
   lastConfirmedAt: Date | null;
+  /**
+   * reliable | uncertain | contradicted | superseded (issue 17): a nudge names
+   * only a reliable memory (uncertainty-engine.md Context 3). @default reliable
+   */
+  reliability?: string;
+}
+
+/** Context 3 before a nudge acts on a memory: only a reliable one (''/absent reads as reliable). */
+export function reliableForNudge(m: Pick<RetentionMemory, 'reliability'>): boolean {
+  return !m.reliability || m.reliability === UNCERTAINTY.assertable;
+}
+
+/**
+ * A memory's reliability for a nudge, from what uncertainty answered for it
+ * (undefined when it was not asked, did not answer or did not list it) and the
+ * state memory projected onto its snippet: the first that is not reliable, so
+ * a memory either of them doubts is never named.
+ */
+export function nudgeReliability(answered: string | undefined, snippet: string): string {
+  return [answered, snippet].find((r) => !reliableForNudge({ reliability: r })) ?? UNCERTAINTY.assertable;
 }
 
 /** What of the persona shapes the rendering (PersonaTemplate §2.3, StableStyleParams §2.4). */
@@ -277,9 +297,9 @@ type Nudge = { memory: RetentionMemory; bodies: string[] } | { skip: string };
 
 /**
  * §14.5 step 2 with §14.6: FRIEND or CLOSE_FRIEND only; FACT memories in the
- * retention allowlist, not sensitive for retention, none of whose topics (its
- * own, or what its rendering mentions) is sensitive, suppressed or taboo; the
- * most recently confirmed of them, and only that one.
+ * retention allowlist, not sensitive for retention, reliable (issue 17), none
+ * of whose topics (its own, or what its rendering mentions) is sensitive,
+ * suppressed or taboo; the most recently confirmed of them, and only that one.
  */
 export function nudgeOf(input: Pick<RetentionInput, 'stage' | 'memories' | 'localTime' | 'suppressedTopics' | 'persona'>): Nudge {
   if (!RETENTION.nudgeStages.includes(input.stage)) return { skip: `stage ${input.stage}` };
@@ -287,7 +307,7 @@ export function nudgeOf(input: Pick<RetentionInput, 'stage' | 'memories' | 'loca
   const part = partOfDay(input.localTime);
   const usable: { memory: RetentionMemory; bodies: string[] }[] = [];
   for (const m of input.memories) {
-    if (m.type !== 'FACT' || !RETENTION_FACT_ALLOWLIST.includes(m.key) || isSensitive(m, 'retention')) continue;
+    if (m.type !== 'FACT' || !RETENTION_FACT_ALLOWLIST.includes(m.key) || isSensitive(m, 'retention') || !reliableForNudge(m)) continue;
     if (m.topicIds.some((t) => blocked.has(t))) continue;
     if (m.key === 'fact:timezone' ? part === null : !plainValue(m.value)) continue;
     const bodies = (NUDGE_FORMS[m.key] ?? []).map((f) =>
@@ -296,7 +316,7 @@ export function nudgeOf(input: Pick<RetentionInput, 'stage' | 'memories' | 'loca
     if (bodies.some((b) => replyTopics(b).some((t) => blocked.has(t)))) continue;
     usable.push({ memory: m, bodies });
   }
-  if (usable.length === 0) return { skip: 'no allowlisted, non-sensitive ACTIVE fact' };
+  if (usable.length === 0) return { skip: 'no allowlisted, non-sensitive, reliable ACTIVE fact' };
   const time = (m: RetentionMemory) => m.lastConfirmedAt?.getTime() ?? -Infinity;
   usable.sort((a, b) => time(b.memory) - time(a.memory) || b.memory.confidence - a.memory.confidence || (a.memory.memoryId < b.memory.memoryId ? -1 : 1));
   return usable[0]!;

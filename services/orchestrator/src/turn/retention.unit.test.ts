@@ -7,6 +7,7 @@ import {
   CHECK_IN_INTENT,
   declineReason,
   FOLLOW_UP_FORMS,
+  nudgeReliability,
   GREETINGS,
   NEUTRAL_OPENERS,
   NUDGE_FORMS,
@@ -227,6 +228,28 @@ describe('§14.5 step 2: LIGHT CONTEXT NUDGE', () => {
     expect(r).toMatchObject({ step: 'context_nudge', surfacedMemoryIds: [newer.memoryId] });
     expect(r.text).toContain('Seoul National University');
     expect(r.text).not.toContain('computer science');
+  });
+
+  it('never names a memory that is not reliable (issue 17, Context 3): the next reliable one, or a check-in', () => {
+    const newer = fact('fact:school', 'Hanbit University', { lastConfirmedAt: new Date('2026-11-21T00:00:00Z') });
+    for (const reliability of ['uncertain', 'contradicted', 'superseded']) {
+      expect(renderRetention(input({ memories: [{ ...nurse, reliability }] }))).toMatchObject({ step: 'check_in', surfacedMemoryIds: [] });
+      const r = renderRetention(input({ memories: [nurse, { ...newer, reliability }] }));
+      expect(r).toMatchObject({ step: 'context_nudge', surfacedMemoryIds: [nurse.memoryId] });
+      expect(r.text).not.toContain('Hanbit');
+    }
+    expect(renderRetention(input({ memories: [{ ...nurse, reliability: 'contradicted' }] })).trace[1]).toBe('context_nudge: no allowlisted, non-sensitive, reliable ACTIVE fact');
+    // reliable, or not said (a memory service before issue 17): named
+    for (const reliability of ['reliable', '', undefined]) expect(renderRetention(input({ memories: [{ ...nurse, reliability }] })).step).toBe('context_nudge');
+  });
+
+  it("reads a memory's reliability from uncertainty's answer and memory's snippet: either one's doubt holds", () => {
+    expect(nudgeReliability('reliable', 'reliable')).toBe('reliable');
+    expect(nudgeReliability(undefined, '')).toBe('reliable');
+    expect(nudgeReliability('contradicted', 'reliable')).toBe('contradicted');
+    // uncertainty down or the memory not listed: the snippet's state
+    expect(nudgeReliability(undefined, 'superseded')).toBe('superseded');
+    expect(nudgeReliability('reliable', 'uncertain')).toBe('uncertain');
   });
 
   it('speaks of a known timezone by the part of the user day, never a place', () => {
