@@ -10,6 +10,7 @@ export {
   waitForPosition,
   requireApplied,
   waitForCheckpoint,
+  lockUser,
   GAP_RETRY_MS,
   type Projection,
   type ProjectionRunnerOptions,

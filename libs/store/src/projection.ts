@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { advanceCheckpoint, runtimeDb, type AnyDb } from './runtime.js';
 import { ACK, startConsumer, type Bus, type Outcome, type RunningConsumer, type ServiceName, type StoredEvent } from '@hearth/bus';
 import { markQuarantineRedriven, recordQuarantine } from './quarantine.js';
@@ -266,4 +266,15 @@ export async function waitForCheckpoint(
     await new Promise((r) => setTimeout(r, interval));
     interval = Math.min(interval * 2, opts.intervalMs ?? 25);
   }
+}
+
+/**
+ * Serializes, until the transaction ends, the transactions of one projection
+ * that touch one user from different source streams (each stream has its own
+ * consumer, so two may run at once). A row one of them writes for the other to
+ * read (a state that arrived before its record) is then seen whichever commits
+ * first: replay, which applies the streams one after the other, folds the same.
+ */
+export async function lockUser(trx: AnyDb, projection: string, userId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext(${`${projection}:${userId}`}))`.execute(runtimeDb(trx));
 }

@@ -181,6 +181,17 @@ describe('surfacing', () => {
     expect(q.text).toContain('you love sushi');
     expect(q.text).toContain("you're not into sushi");
   });
+
+  it('every phrasing names the values only inside a question', () => {
+    const just = { uncertaintyId: 'u', reason: 'contradiction' as const, key: 'fact:current_city', heldValue: 'seoul', statedValue: 'busan', severity: 'critical' as const, surfacedCount: 0, usedPhrasingIds: [] };
+    const later = { ...just, reason: 'surfacing' as const };
+    for (const plan of [just, later]) {
+      for (let seed = 0; seed < 3; seed++) {
+        const q = questionFor({ ...plan, usedPhrasingIds: [] }, seed);
+        for (const sentence of q.text.match(/[^.?!]+[.?!]/g) ?? []) if (/seoul|busan/i.test(sentence)) expect(sentence.trim()).toMatch(/\?$/);
+      }
+    }
+  });
 });
 
 describe('severity (heuristic table)', () => {

@@ -3,17 +3,18 @@ import type { SurfacePlan } from './types.js';
 
 // "Weave, don't interrupt" and "Real-time generation": a question in the
 // friend's voice, phrased afresh each time (never one already used for the same
-// uncertainty while another is left), asking instead of asserting either side.
+// uncertainty while another is left), asking instead of asserting either side:
+// every sentence that names a value is itself a question.
 
 const JUST_NOW: readonly { id: string; render: (held: string) => string }[] = [
   { id: 'thought', render: (held) => `I thought ${held} — what changed?` },
-  { id: 'had_you', render: (held) => `Oh? I had it that ${held}. What changed?` },
-  { id: 'sworn', render: (held) => `Huh, I could have sworn ${held}. Did something change?` },
+  { id: 'had_you', render: (held) => `Wait, didn't you tell me ${held}? What changed?` },
+  { id: 'sworn', render: (held) => `Huh, hadn't you said ${held}? Did something change?` },
 ];
 
 const LATER: readonly { id: string; render: (a: string, b: string) => string }[] = [
   { id: 'which', render: (a, b) => `Earlier you told me ${a}, and later that ${b} — which is it these days?` },
-  { id: 'two_notes', render: (a, b) => `I have two notes that don't agree: ${a}, and ${b}. Which one is right?` },
+  { id: 'two_notes', render: (a, b) => `I have two notes that don't agree — ${a}, and ${b} — which one is right?` },
   { id: 'check', render: (a, b) => `Quick check, so I get it right: ${a}, or ${b}?` },
 ];
 

@@ -1,7 +1,7 @@
 import { activationOf, BELIEF_CONFIG, coreScoreOf, linkConfidence, linkStateOf, migrationOf, updateConfidence, type OccurrenceView, type Stream } from '@hearth/beliefs';
 import { payloadOf, type StoredEvent } from '@hearth/bus';
 import { Events, isUuid } from '@hearth/events';
-import type { Projection } from '@hearth/store';
+import { lockUser, type Projection } from '@hearth/store';
 import { RELIABILITY_STATES } from '@hearth/uncertainty';
 import { sql, type Transaction } from 'kysely';
 import { SERVICE } from '../config.js';
@@ -91,6 +91,7 @@ const STATES: ReadonlySet<string> = new Set(RELIABILITY_STATES);
 async function applyReliability(trx: Trx, e: StoredEvent): Promise<void> {
   const r = payloadOf(e, Events.ReliabilityChanged);
   if (r.subject?.kind !== 'belief' || !isUuid(r.subject.id) || !STATES.has(r.to)) return;
+  await lockUser(trx, 'beliefs', e.userId);
   const beliefId = r.subject.id.toLowerCase();
   await trx
     .insertInto('belief_reliability')
@@ -104,6 +105,8 @@ async function applyExtracted(trx: Trx, e: StoredEvent): Promise<void> {
   const x = payloadOf(e, Events.BeliefsExtracted);
   const at = e.occurredAt;
   const touched = new Set<string>();
+  // A node's state may be on its way on the uncertainty stream's consumer right now.
+  if (x.atoms.some((a) => a.created)) await lockUser(trx, 'beliefs', e.userId);
   for (const a of x.atoms) {
     if (a.created) {
       // A state the uncertainty chain gave this id before the node was applied.

@@ -1,6 +1,6 @@
 import { payloadOf, type StoredEvent } from '@hearth/bus';
 import { Events, isUuid } from '@hearth/events';
-import type { Projection } from '@hearth/store';
+import { lockUser, type Projection } from '@hearth/store';
 import { RELIABILITY_STATES, type Reliability } from '@hearth/uncertainty';
 import { sql, type Transaction } from 'kysely';
 import type { MemoryDb } from '../db.js';
@@ -51,7 +51,9 @@ async function applyRecorded(trx: Transaction<MemoryDb>, e: StoredEvent): Promis
       .where('status', '=', 'ACTIVE')
       .execute();
   }
-  // A state the uncertainty chain gave this id before memory applied the record.
+  // A state the uncertainty chain gave this id before memory applied the record (its
+  // consumer may be applying it right now: the two are serialized per user).
+  await lockUser(trx, 'memories', e.userId);
   const known = await trx.selectFrom('memory_reliability').select('reliability').where('user_id', '=', e.userId).where('memory_id', '=', p.memoryId).executeTakeFirst();
   await trx
     .insertInto('memories')
@@ -166,6 +168,7 @@ async function applyReliability(trx: Transaction<MemoryDb>, e: StoredEvent): Pro
   if (p.subject?.kind !== 'memory' || !isUuid(p.subject.id) || !STATES.has(p.to)) return;
   const memoryId = p.subject.id.toLowerCase();
   const reliability = p.to as Reliability;
+  await lockUser(trx, 'memories', e.userId);
   await trx
     .insertInto('memory_reliability')
     .values({ user_id: e.userId, memory_id: memoryId, reliability, changed_at: e.occurredAt })
