@@ -225,4 +225,20 @@ describe('uncertainty service (live, NATS + Postgres)', () => {
       await stub.close();
     }
   }, 30_000);
+
+  it('drift runs on the virtual clock a cooldown after the first memory, once per cooldown: a job not heard of for two years becomes a stale uncertainty', async () => {
+    const u = user();
+    await u.remember('FACT', 'fact:occupation', 'nurse');
+    const DAY = 86_400_000;
+    const later = new Date(T0 + 800 * DAY);
+    await append('memory', u.userId, writtenBack(u.userId, randomUUID(), later));
+    await append('memory', u.userId, writtenBack(u.userId, randomUUID(), new Date(later.getTime() + 5 * MIN)));
+    const events = [];
+    for await (const e of bus.read('uncertainty', { key: u.userId })) events.push(e);
+    const cycles = events.filter((e) => e.type === Events.DriftCycled.name).map((e) => Events.DriftCycled.decode(e.payload));
+    expect(cycles).toHaveLength(1);
+    expect(cycles[0]).toMatchObject({ cycle: 0, domain: 'work', sampledMemoryIds: [expect.any(String)] });
+    const view = await getUncertainties(bus, u.userId);
+    expect(view.uncertainties).toEqual([expect.objectContaining({ uncertaintyType: 'stale', severity: 'low', state: 'open', detectionContext: 'drift' })]);
+  }, 30_000);
 });
