@@ -11,6 +11,7 @@ export {
   requireApplied,
   waitForCheckpoint,
   lockUser,
+  pollUntil,
   GAP_RETRY_MS,
   type Projection,
   type ProjectionRunnerOptions,

@@ -209,6 +209,21 @@ export async function startProjection<DB>(
 }
 
 /**
+ * Asks `done` until it holds (true) or `timeoutMs` passed (false), backing off
+ * from 2 ms to `intervalMs`: the wait for a read model to catch up, in one place.
+ */
+export async function pollUntil(done: () => Promise<boolean>, opts: { timeoutMs?: number; intervalMs?: number } = {}): Promise<boolean> {
+  const deadline = performance.now() + (opts.timeoutMs ?? 10_000);
+  let interval = 2;
+  for (;;) {
+    if (await done()) return true;
+    if (performance.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, interval));
+    interval = Math.min(interval * 2, opts.intervalMs ?? 25);
+  }
+}
+
+/**
  * Waits until a projection has applied a subject up to `seq` (read-your-writes
  * for a command that just appended, or a decision that must see its own
  * earlier events). Returns false on timeout.
@@ -220,14 +235,7 @@ export async function waitForPosition(
   seq: number,
   opts: { timeoutMs?: number; intervalMs?: number } = {},
 ): Promise<boolean> {
-  const deadline = performance.now() + (opts.timeoutMs ?? 10_000);
-  let interval = 2;
-  for (;;) {
-    if ((await positionOf(db, projection, subject)) >= seq) return true;
-    if (performance.now() > deadline) return false;
-    await new Promise((r) => setTimeout(r, interval));
-    interval = Math.min(interval * 2, opts.intervalMs ?? 25);
-  }
+  return pollUntil(async () => (await positionOf(db, projection, subject)) >= seq, opts);
 }
 
 /**
@@ -258,14 +266,7 @@ export async function waitForCheckpoint(
   seq: number,
   opts: { timeoutMs?: number; intervalMs?: number } = {},
 ): Promise<boolean> {
-  const deadline = performance.now() + (opts.timeoutMs ?? 10_000);
-  let interval = 2;
-  for (;;) {
-    if ((await checkpointOf(db, projection, stream)) >= seq) return true;
-    if (performance.now() > deadline) return false;
-    await new Promise((r) => setTimeout(r, interval));
-    interval = Math.min(interval * 2, opts.intervalMs ?? 25);
-  }
+  return pollUntil(async () => (await checkpointOf(db, projection, stream)) >= seq, opts);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { reliabilityOf, UNCERTAINTY_CONFIG, type HeldMemory, type Severity, type Side, type UncertaintyRecord, type UncertaintyState, type UncertaintyType } from '@hearth/uncertainty';
+import { pollUntil } from '@hearth/store';
 import type { Kysely, Selectable } from 'kysely';
 import type { HeldMemoriesTable, UncertaintiesTable, UncertaintyDb } from '../db.js';
 import type { StoredSubject } from '../projections/uncertainties.js';
@@ -119,13 +120,6 @@ export async function loadTolerance(db: Kysely<UncertaintyDb>, userId: string): 
 
 /** Waits (briefly) until memory's write-back of `messageId` is applied here; false on timeout. */
 export async function waitWrittenBack(db: Kysely<UncertaintyDb>, userId: string, messageId: string, timeoutMs: number): Promise<boolean> {
-  const deadline = performance.now() + timeoutMs;
-  let interval = 2;
-  for (;;) {
-    const row = await db.selectFrom('written_back').select('message_id').where('user_id', '=', userId).where('message_id', '=', messageId).executeTakeFirst();
-    if (row) return true;
-    if (performance.now() > deadline) return false;
-    await new Promise((r) => setTimeout(r, interval));
-    interval = Math.min(interval * 2, 20);
-  }
+  const applied = () => db.selectFrom('written_back').select('message_id').where('user_id', '=', userId).where('message_id', '=', messageId).executeTakeFirst();
+  return pollUntil(async () => (await applied()) !== undefined, { timeoutMs, intervalMs: 20 });
 }
