@@ -1,10 +1,15 @@
 import { parseKey, stanceOf } from '@hearth/memory-rules';
 import { UNCERTAINTY_CONFIG } from './config.js';
 
-/** The item or value of a stored value, as words ("like|sushi" → "sushi", "new_york" → "new york"). */
-export function valueWords(value: string): string {
+/** The words a stored value is named by: a stance's item, underscores as spaces ("like|sushi" → "sushi", "new_york" → "new york"). */
+export function itemWords(value: string): string {
   const v = value.includes('|') ? value.slice(value.indexOf('|') + 1) : value;
-  const words = v.replace(/_/g, ' ').trim();
+  return v.replace(/_/g, ' ').trim();
+}
+
+/** itemWords, cut to a length a question can quote. */
+export function valueWords(value: string): string {
+  const words = itemWords(value);
   return words.length > UNCERTAINTY_CONFIG.quoteMaxChars ? `${words.slice(0, UNCERTAINTY_CONFIG.quoteMaxChars - 1).trimEnd()}…` : words;
 }
 

@@ -5,7 +5,7 @@
 export * from './config.js';
 export * from './types.js';
 export { temporalCue, correctionCue, deniesValue, stanceCue } from './cues.js';
-export { valueWords, heldClause, sideClause, surfaceContextOf, contextMatches } from './describe.js';
+export { itemWords, valueWords, heldClause, sideClause, surfaceContextOf, contextMatches } from './describe.js';
 export { questionFor, type Question } from './phrasing.js';
 export { decayedConfidence, assemblyWeight, reliabilityOf } from './decay.js';
 export { checkMessage, classifyPair, selectSurface, answerSide, evidenceOf, evidenceWinner, severityOf, storeOf, sourceOf, sideOf, type CheckInput } from './check.js';

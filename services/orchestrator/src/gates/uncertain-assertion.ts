@@ -1,4 +1,5 @@
 import { containsAny, normalizeUserText } from '@hearth/text';
+import { itemWords } from '@hearth/uncertainty';
 import type { GateVerdict } from './verdict.js';
 
 /** A memory the reply must not assert (issue 17; turn/withhold.ts), as the gate reads it. */
@@ -10,8 +11,7 @@ export interface WithheldValue {
 
 /** The words a value is named by: the item of a stance, underscores as spaces ("like|new_york" → "new york"). */
 export function namedBy(value: string): string {
-  const item = value.includes('|') ? value.slice(value.indexOf('|') + 1) : value;
-  return normalizeUserText(item.replace(/_/g, ' ')).normNoPunct;
+  return normalizeUserText(itemWords(value)).normNoPunct;
 }
 
 // A sentence keeps its end mark (§10.5's, split after), so a question stays a question; emoji or a quirk may follow the mark.
