@@ -1,5 +1,5 @@
 import { eventType } from '@hearth/bus';
-import { belief, ingress, memory, orchestrator, retention, router, uncertainty } from '@hearth/proto';
+import { belief, ingress, memory, orchestrator, retention, router, trust, uncertainty } from '@hearth/proto';
 
 /** The typed catalogue of Hearth events: protobuf name and codec of each. */
 export const Events = {
@@ -28,6 +28,7 @@ export const Events = {
   ExtractorVersionRolledBack: eventType('hearth.belief.v1.ExtractorVersionRolledBack', belief.ExtractorVersionRolledBack),
   BeliefChallengeIssued: eventType('hearth.belief.v1.BeliefChallengeIssued', belief.BeliefChallengeIssued),
   BeliefConfidenceUpdated: eventType('hearth.belief.v1.BeliefConfidenceUpdated', belief.BeliefConfidenceUpdated),
+  BeliefGardened: eventType('hearth.belief.v1.BeliefGardened', belief.BeliefGardened),
   MessageChecked: eventType('hearth.uncertainty.v1.MessageChecked', uncertainty.MessageChecked),
   UncertaintyRecorded: eventType('hearth.uncertainty.v1.UncertaintyRecorded', uncertainty.UncertaintyRecorded),
   UncertaintySurfaced: eventType('hearth.uncertainty.v1.UncertaintySurfaced', uncertainty.UncertaintySurfaced),
@@ -36,6 +37,10 @@ export const Events = {
   ReliabilityChanged: eventType('hearth.uncertainty.v1.ReliabilityChanged', uncertainty.ReliabilityChanged),
   ToleranceAdjusted: eventType('hearth.uncertainty.v1.ToleranceAdjusted', uncertainty.ToleranceAdjusted),
   DriftCycled: eventType('hearth.uncertainty.v1.DriftCycled', uncertainty.DriftCycled),
+  FeedbackRecorded: eventType('hearth.trust.v1.FeedbackRecorded', trust.FeedbackRecorded),
+  GardenerDecided: eventType('hearth.trust.v1.GardenerDecided', trust.GardenerDecided),
+  OutcomeEvaluated: eventType('hearth.trust.v1.OutcomeEvaluated', trust.OutcomeEvaluated),
+  TrustUpdated: eventType('hearth.trust.v1.TrustUpdated', trust.TrustUpdated),
 } as const;
 
 export type UserCreated = ingress.UserCreated;
@@ -82,6 +87,13 @@ export type ReliabilityChanged = uncertainty.ReliabilityChanged;
 export type ToleranceAdjusted = uncertainty.ToleranceAdjusted;
 export type DriftCycled = uncertainty.DriftCycled;
 export type UncertaintySubject = uncertainty.Subject;
+export type BeliefGardened = belief.BeliefGardened;
+export type FeedbackRecorded = trust.FeedbackRecorded;
+export type FeedbackTag = trust.FeedbackTag;
+export type GardenerDecided = trust.GardenerDecided;
+export type OutcomeEvaluated = trust.OutcomeEvaluated;
+export type TrustUpdated = trust.TrustUpdated;
+export type ActorShare = trust.ActorShare;
 
 export { deriveId, isUuid } from './ids.js';
 export { styleParamsToJson, styleParamsFromJson } from './style.js';

@@ -1,5 +1,5 @@
 import type { Bus } from '@hearth/bus';
-import { belief, memory, orchestrator, retention, uncertainty } from '@hearth/proto';
+import { belief, memory, orchestrator, retention, trust, uncertainty } from '@hearth/proto';
 
 // The request/reply queries between services: their names, served by the owning
 // service, and the typed clients another service asks with. Shared here (like
@@ -21,10 +21,13 @@ export const GET_BELIEF_CONTEXT = 'GetBeliefContext';
 export const MERGE_BELIEFS = 'MergeBeliefs';
 export const ROLLBACK_EXTRACTOR_VERSION = 'RollbackExtractorVersion';
 export const LIST_BELIEF_USERS = 'ListBeliefUsers';
+export const GET_COMPANION_BELIEFS = 'GetCompanionBeliefs';
 /** Uncertainty's command (Context 1 + 3 for a turn) and queries. */
 export const CHECK_MESSAGE = 'CheckMessage';
 export const CHECK_RELIABILITY = 'CheckReliability';
 export const GET_UNCERTAINTIES = 'GetUncertainties';
+/** Trust's query. */
+export const GET_TRUST = 'GetTrust';
 
 /** What ingress asks of memory for GET and DELETE /v1/me/memories. */
 export interface MemoryQueries {
@@ -143,4 +146,16 @@ export async function checkReliability(bus: Bus, request: uncertainty.CheckRelia
 export async function getUncertainties(bus: Bus, userId: string, timeoutMs = 5_000): Promise<uncertainty.GetUncertaintiesResponse> {
   const reply = await bus.query('uncertainty', GET_UNCERTAINTIES, uncertainty.GetUncertaintiesRequest.encode({ userId }).finish(), timeoutMs);
   return uncertainty.GetUncertaintiesResponse.decode(reply);
+}
+
+/** What trust asks of the belief graph: the companion's beliefs with their embeddings, activation, level and open conflicts. */
+export async function getCompanionBeliefs(bus: Bus, request: belief.GetCompanionBeliefsRequest, timeoutMs = 5_000): Promise<belief.GetCompanionBeliefsResponse> {
+  const reply = await bus.query('belief-graph', GET_COMPANION_BELIEFS, belief.GetCompanionBeliefsRequest.encode(request).finish(), timeoutMs);
+  return belief.GetCompanionBeliefsResponse.decode(reply);
+}
+
+/** What ingress asks of trust for GET /v1/admin/users/{user_id}/trust and the export. */
+export async function getTrust(bus: Bus, userId: string, timeoutMs = 5_000): Promise<trust.GetTrustResponse> {
+  const reply = await bus.query('trust', GET_TRUST, trust.GetTrustRequest.encode({ userId }).finish(), timeoutMs);
+  return trust.GetTrustResponse.decode(reply);
 }

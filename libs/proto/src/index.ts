@@ -7,6 +7,7 @@ export * as memory from './memory.js';
 export * as retention from './retention.js';
 export * as belief from './belief.js';
 export * as uncertainty from './uncertainty.js';
+export * as trust from './trust.js';
 export {
   eventCodecs,
   isEventTypeName,

@@ -6,6 +6,7 @@ import * as orchestratorEvents from './gen/hearth/orchestrator/v1/events.js';
 import * as retentionEvents from './gen/hearth/retention/v1/events.js';
 import * as routerEvents from './gen/hearth/router/v1/events.js';
 import * as uncertaintyEvents from './gen/hearth/uncertainty/v1/events.js';
+import * as trustEvents from './gen/hearth/trust/v1/events.js';
 import type { MessageFns } from './gen/hearth/common/v1/envelope.js';
 
 /** What ts-proto generates for every message: encode/decode/fromPartial/toJSON/… */
@@ -57,7 +58,8 @@ export type EventCodecs = CodecsOf<typeof commonEvents> &
   CodecsOf<typeof memoryEvents> &
   CodecsOf<typeof retentionEvents> &
   CodecsOf<typeof beliefEvents> &
-  CodecsOf<typeof uncertaintyEvents>;
+  CodecsOf<typeof uncertaintyEvents> &
+  CodecsOf<typeof trustEvents>;
 
 /** A fully-qualified event type name, e.g. `"hearth.ingress.v1.TurnReceived"`. */
 export type EventTypeName = keyof EventCodecs;
@@ -77,6 +79,7 @@ export const eventCodecs: Readonly<EventCodecs> = Object.freeze({
   ...collect(retentionEvents),
   ...collect(beliefEvents),
   ...collect(uncertaintyEvents),
+  ...collect(trustEvents),
 });
 
 const namesByCodec = new Map<unknown, EventTypeName>(

@@ -38,6 +38,7 @@ describe('eventCodecs', () => {
       [
         'hearth.belief.v1.BeliefChallengeIssued',
         'hearth.belief.v1.BeliefConfidenceUpdated',
+        'hearth.belief.v1.BeliefGardened',
         'hearth.belief.v1.BeliefsExtracted',
         'hearth.belief.v1.BeliefsMerged',
         'hearth.belief.v1.ConflictDetected',
@@ -100,6 +101,13 @@ describe('eventCodecs', () => {
         'hearth.uncertainty.v1.UncertaintyResolved',
         'hearth.uncertainty.v1.UncertaintySteppedDown',
         'hearth.uncertainty.v1.UncertaintySurfaced',
+        'hearth.trust.v1.ActorShare',
+        'hearth.trust.v1.FeedbackRecorded',
+        'hearth.trust.v1.FeedbackTag',
+        'hearth.trust.v1.GardenerDecided',
+        'hearth.trust.v1.OutcomeComponents',
+        'hearth.trust.v1.OutcomeEvaluated',
+        'hearth.trust.v1.TrustUpdated',
       ].sort(),
     );
     expect(eventCodecs['hearth.router.v1.TurnRouted']).toBe(router.TurnRouted);

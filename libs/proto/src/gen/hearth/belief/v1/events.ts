@@ -179,6 +179,28 @@ export interface BeliefConfidenceUpdated {
   challengeId: string;
 }
 
+/**
+ * BeliefGardened: what belief-graph made of the trust gardener's decision on a
+ * companion belief (outcome-driven-trust.md "Belief Gardener Scan"): trust asks
+ * with GardenerDecided, the graph (owner of its nodes) decides and appends this.
+ * Promote raises the belief's gardener level by one (at most +1: held as core
+ * in the reply context) and its confidence by a step; deprecate lowers them (at
+ * least −1: left out of the reply context).
+ */
+export interface BeliefGardened {
+  decisionId: string;
+  beliefId: string;
+  /** promote | deprecate */
+  action: string;
+  applied: boolean;
+  /** applied | unknown_belief | not_companion | at_ceiling | at_floor */
+  reason: string;
+  levelBefore: number;
+  level: number;
+  confidenceBefore: number;
+  confidence: number;
+}
+
 function createBaseSpan(): Span {
   return { start: 0, end: 0 };
 }
@@ -2334,6 +2356,229 @@ export const BeliefConfidenceUpdated: MessageFns<BeliefConfidenceUpdated> = {
     message.confidence = object.confidence ?? 0;
     message.sourceMessageId = object.sourceMessageId ?? "";
     message.challengeId = object.challengeId ?? "";
+    return message;
+  },
+};
+
+function createBaseBeliefGardened(): BeliefGardened {
+  return {
+    decisionId: "",
+    beliefId: "",
+    action: "",
+    applied: false,
+    reason: "",
+    levelBefore: 0,
+    level: 0,
+    confidenceBefore: 0,
+    confidence: 0,
+  };
+}
+
+export const BeliefGardened: MessageFns<BeliefGardened> = {
+  encode(message: BeliefGardened, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.decisionId !== "") {
+      writer.uint32(10).string(message.decisionId);
+    }
+    if (message.beliefId !== "") {
+      writer.uint32(18).string(message.beliefId);
+    }
+    if (message.action !== "") {
+      writer.uint32(26).string(message.action);
+    }
+    if (message.applied !== false) {
+      writer.uint32(32).bool(message.applied);
+    }
+    if (message.reason !== "") {
+      writer.uint32(42).string(message.reason);
+    }
+    if (message.levelBefore !== 0) {
+      writer.uint32(48).int32(message.levelBefore);
+    }
+    if (message.level !== 0) {
+      writer.uint32(56).int32(message.level);
+    }
+    if (message.confidenceBefore !== 0) {
+      writer.uint32(65).double(message.confidenceBefore);
+    }
+    if (message.confidence !== 0) {
+      writer.uint32(73).double(message.confidence);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BeliefGardened {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBeliefGardened();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.decisionId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.beliefId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.action = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.applied = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.levelBefore = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.level = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 65) {
+              break;
+            }
+
+            message.confidenceBefore = reader.double();
+            continue;
+          }
+          case 9: {
+            if (tag !== 73) {
+              break;
+            }
+
+            message.confidence = reader.double();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BeliefGardened {
+    return {
+      decisionId: isSet(object.decisionId)
+        ? globalThis.String(object.decisionId)
+        : isSet(object.decision_id)
+        ? globalThis.String(object.decision_id)
+        : "",
+      beliefId: isSet(object.beliefId)
+        ? globalThis.String(object.beliefId)
+        : isSet(object.belief_id)
+        ? globalThis.String(object.belief_id)
+        : "",
+      action: isSet(object.action) ? globalThis.String(object.action) : "",
+      applied: isSet(object.applied) ? globalThis.Boolean(object.applied) : false,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      levelBefore: isSet(object.levelBefore)
+        ? globalThis.Number(object.levelBefore)
+        : isSet(object.level_before)
+        ? globalThis.Number(object.level_before)
+        : 0,
+      level: isSet(object.level) ? globalThis.Number(object.level) : 0,
+      confidenceBefore: isSet(object.confidenceBefore)
+        ? globalThis.Number(object.confidenceBefore)
+        : isSet(object.confidence_before)
+        ? globalThis.Number(object.confidence_before)
+        : 0,
+      confidence: isSet(object.confidence) ? globalThis.Number(object.confidence) : 0,
+    };
+  },
+
+  toJSON(message: BeliefGardened): unknown {
+    const obj: any = {};
+    if (message.decisionId !== undefined) {
+      obj.decisionId = message.decisionId;
+    }
+    if (message.beliefId !== undefined) {
+      obj.beliefId = message.beliefId;
+    }
+    if (message.action !== undefined) {
+      obj.action = message.action;
+    }
+    if (message.applied !== undefined) {
+      obj.applied = message.applied;
+    }
+    if (message.reason !== undefined) {
+      obj.reason = message.reason;
+    }
+    if (message.levelBefore !== undefined) {
+      obj.levelBefore = Math.round(message.levelBefore);
+    }
+    if (message.level !== undefined) {
+      obj.level = Math.round(message.level);
+    }
+    if (message.confidenceBefore !== undefined) {
+      obj.confidenceBefore = floatToJson(message.confidenceBefore);
+    }
+    if (message.confidence !== undefined) {
+      obj.confidence = floatToJson(message.confidence);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<BeliefGardened>): BeliefGardened {
+    return BeliefGardened.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BeliefGardened>): BeliefGardened {
+    const message = createBaseBeliefGardened();
+    message.decisionId = object.decisionId ?? "";
+    message.beliefId = object.beliefId ?? "";
+    message.action = object.action ?? "";
+    message.applied = object.applied ?? false;
+    message.reason = object.reason ?? "";
+    message.levelBefore = object.levelBefore ?? 0;
+    message.level = object.level ?? 0;
+    message.confidenceBefore = object.confidenceBefore ?? 0;
+    message.confidence = object.confidence ?? 0;
     return message;
   },
 };

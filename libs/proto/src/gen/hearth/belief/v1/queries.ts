@@ -189,6 +189,42 @@ export interface ListBeliefUsersResponse {
   userIds: string[];
 }
 
+/**
+ * GetCompanionBeliefsRequest: the companion's beliefs as trust reads them
+ * (outcome-driven-trust.md: alignment, anchors, conviction, conflicts).
+ */
+export interface GetCompanionBeliefsRequest {
+  userId: string;
+  /** Activation is computed at this time (the virtual clock of the asker). */
+  at:
+    | Date
+    | undefined;
+  /** Only these beliefs (all the companion's when empty). */
+  beliefIds: string[];
+}
+
+export interface CompanionBelief {
+  beliefId: string;
+  canonicalText: string;
+  embedding: number[];
+  embeddingModel: string;
+  /** identity | state | meta | relational */
+  stream: string;
+  activation: number;
+  confidence: number;
+  /** Seeded from the persona at assignment (anchor_origin's beliefs). */
+  seeded: boolean;
+  /** The gardener level: −1 deprecated, 0, +1 promoted. */
+  level: number;
+  /** Open contradictions and tensions touching it. */
+  openConflicts: number;
+  status: string;
+}
+
+export interface GetCompanionBeliefsResponse {
+  beliefs: CompanionBelief[];
+}
+
 function createBaseGetBeliefsRequest(): GetBeliefsRequest {
   return { userId: "", holder: "" };
 }
@@ -2757,6 +2793,459 @@ export const ListBeliefUsersResponse: MessageFns<ListBeliefUsersResponse> = {
   fromPartial(object: DeepPartial<ListBeliefUsersResponse>): ListBeliefUsersResponse {
     const message = createBaseListBeliefUsersResponse();
     message.userIds = object.userIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseGetCompanionBeliefsRequest(): GetCompanionBeliefsRequest {
+  return { userId: "", at: undefined, beliefIds: [] };
+}
+
+export const GetCompanionBeliefsRequest: MessageFns<GetCompanionBeliefsRequest> = {
+  encode(message: GetCompanionBeliefsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.at !== undefined) {
+      Timestamp.encode(toTimestamp(message.at), writer.uint32(18).fork()).join();
+    }
+    for (const v of message.beliefIds) {
+      writer.uint32(26).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCompanionBeliefsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCompanionBeliefsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.beliefIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetCompanionBeliefsRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      at: isSet(object.at) ? fromJsonTimestamp(object.at) : undefined,
+      beliefIds: globalThis.Array.isArray(object?.beliefIds)
+        ? object.beliefIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.belief_ids)
+        ? object.belief_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetCompanionBeliefsRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== undefined) {
+      obj.userId = message.userId;
+    }
+    if (message.at !== undefined) {
+      obj.at = message.at.toISOString();
+    }
+    if (message.beliefIds?.length) {
+      obj.beliefIds = message.beliefIds;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetCompanionBeliefsRequest>): GetCompanionBeliefsRequest {
+    return GetCompanionBeliefsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetCompanionBeliefsRequest>): GetCompanionBeliefsRequest {
+    const message = createBaseGetCompanionBeliefsRequest();
+    message.userId = object.userId ?? "";
+    message.at = object.at ?? undefined;
+    message.beliefIds = object.beliefIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseCompanionBelief(): CompanionBelief {
+  return {
+    beliefId: "",
+    canonicalText: "",
+    embedding: [],
+    embeddingModel: "",
+    stream: "",
+    activation: 0,
+    confidence: 0,
+    seeded: false,
+    level: 0,
+    openConflicts: 0,
+    status: "",
+  };
+}
+
+export const CompanionBelief: MessageFns<CompanionBelief> = {
+  encode(message: CompanionBelief, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.beliefId !== "") {
+      writer.uint32(10).string(message.beliefId);
+    }
+    if (message.canonicalText !== "") {
+      writer.uint32(18).string(message.canonicalText);
+    }
+    if (message.embedding.length !== 0) {
+      writer.uint32(26).fork();
+      for (const v of message.embedding) {
+        writer.float(v);
+      }
+      writer.join();
+    }
+    if (message.embeddingModel !== "") {
+      writer.uint32(34).string(message.embeddingModel);
+    }
+    if (message.stream !== "") {
+      writer.uint32(42).string(message.stream);
+    }
+    if (message.activation !== 0) {
+      writer.uint32(49).double(message.activation);
+    }
+    if (message.confidence !== 0) {
+      writer.uint32(57).double(message.confidence);
+    }
+    if (message.seeded !== false) {
+      writer.uint32(64).bool(message.seeded);
+    }
+    if (message.level !== 0) {
+      writer.uint32(72).int32(message.level);
+    }
+    if (message.openConflicts !== 0) {
+      writer.uint32(80).uint32(message.openConflicts);
+    }
+    if (message.status !== "") {
+      writer.uint32(90).string(message.status);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CompanionBelief {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCompanionBelief();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.beliefId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.canonicalText = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag === 29) {
+              message.embedding.push(reader.float());
+
+              continue;
+            }
+
+            if (tag === 26) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.embedding.push(reader.float());
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.embeddingModel = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.stream = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 49) {
+              break;
+            }
+
+            message.activation = reader.double();
+            continue;
+          }
+          case 7: {
+            if (tag !== 57) {
+              break;
+            }
+
+            message.confidence = reader.double();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.seeded = reader.bool();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.level = reader.int32();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.openConflicts = reader.uint32();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CompanionBelief {
+    return {
+      beliefId: isSet(object.beliefId)
+        ? globalThis.String(object.beliefId)
+        : isSet(object.belief_id)
+        ? globalThis.String(object.belief_id)
+        : "",
+      canonicalText: isSet(object.canonicalText)
+        ? globalThis.String(object.canonicalText)
+        : isSet(object.canonical_text)
+        ? globalThis.String(object.canonical_text)
+        : "",
+      embedding: globalThis.Array.isArray(object?.embedding)
+        ? object.embedding.map((e: any) => globalThis.Number(e))
+        : [],
+      embeddingModel: isSet(object.embeddingModel)
+        ? globalThis.String(object.embeddingModel)
+        : isSet(object.embedding_model)
+        ? globalThis.String(object.embedding_model)
+        : "",
+      stream: isSet(object.stream) ? globalThis.String(object.stream) : "",
+      activation: isSet(object.activation) ? globalThis.Number(object.activation) : 0,
+      confidence: isSet(object.confidence) ? globalThis.Number(object.confidence) : 0,
+      seeded: isSet(object.seeded) ? globalThis.Boolean(object.seeded) : false,
+      level: isSet(object.level) ? globalThis.Number(object.level) : 0,
+      openConflicts: isSet(object.openConflicts)
+        ? globalThis.Number(object.openConflicts)
+        : isSet(object.open_conflicts)
+        ? globalThis.Number(object.open_conflicts)
+        : 0,
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+    };
+  },
+
+  toJSON(message: CompanionBelief): unknown {
+    const obj: any = {};
+    if (message.beliefId !== undefined) {
+      obj.beliefId = message.beliefId;
+    }
+    if (message.canonicalText !== undefined) {
+      obj.canonicalText = message.canonicalText;
+    }
+    if (message.embedding?.length) {
+      obj.embedding = message.embedding.map((e) => floatToJson(e));
+    }
+    if (message.embeddingModel !== undefined) {
+      obj.embeddingModel = message.embeddingModel;
+    }
+    if (message.stream !== undefined) {
+      obj.stream = message.stream;
+    }
+    if (message.activation !== undefined) {
+      obj.activation = floatToJson(message.activation);
+    }
+    if (message.confidence !== undefined) {
+      obj.confidence = floatToJson(message.confidence);
+    }
+    if (message.seeded !== undefined) {
+      obj.seeded = message.seeded;
+    }
+    if (message.level !== undefined) {
+      obj.level = Math.round(message.level);
+    }
+    if (message.openConflicts !== undefined) {
+      obj.openConflicts = Math.round(message.openConflicts);
+    }
+    if (message.status !== undefined) {
+      obj.status = message.status;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CompanionBelief>): CompanionBelief {
+    return CompanionBelief.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CompanionBelief>): CompanionBelief {
+    const message = createBaseCompanionBelief();
+    message.beliefId = object.beliefId ?? "";
+    message.canonicalText = object.canonicalText ?? "";
+    message.embedding = object.embedding?.map((e) => e) || [];
+    message.embeddingModel = object.embeddingModel ?? "";
+    message.stream = object.stream ?? "";
+    message.activation = object.activation ?? 0;
+    message.confidence = object.confidence ?? 0;
+    message.seeded = object.seeded ?? false;
+    message.level = object.level ?? 0;
+    message.openConflicts = object.openConflicts ?? 0;
+    message.status = object.status ?? "";
+    return message;
+  },
+};
+
+function createBaseGetCompanionBeliefsResponse(): GetCompanionBeliefsResponse {
+  return { beliefs: [] };
+}
+
+export const GetCompanionBeliefsResponse: MessageFns<GetCompanionBeliefsResponse> = {
+  encode(message: GetCompanionBeliefsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.beliefs) {
+      CompanionBelief.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCompanionBeliefsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCompanionBeliefsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.beliefs.push(CompanionBelief.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetCompanionBeliefsResponse {
+    return {
+      beliefs: globalThis.Array.isArray(object?.beliefs)
+        ? object.beliefs.map((e: any) => CompanionBelief.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetCompanionBeliefsResponse): unknown {
+    const obj: any = {};
+    if (message.beliefs?.length) {
+      obj.beliefs = message.beliefs.map((e) => CompanionBelief.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetCompanionBeliefsResponse>): GetCompanionBeliefsResponse {
+    return GetCompanionBeliefsResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetCompanionBeliefsResponse>): GetCompanionBeliefsResponse {
+    const message = createBaseGetCompanionBeliefsResponse();
+    message.beliefs = object.beliefs?.map((e) => CompanionBelief.fromPartial(e)) || [];
     return message;
   },
 };
