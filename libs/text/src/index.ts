@@ -10,3 +10,4 @@ export { PROTECTED_GROUPS } from './groups.js';
 export { parseCorrection, type CorrectionCommand } from './corrections.js';
 export { toSecondPerson } from './person.js';
 export { SAFETY_SIGNAL_LEXICON, safetySignals, affirmedPhrases, signalsFromFlags, mergeSafetySignals, spellingVariants, type SafetySignals, type SafetySignal } from './safety-signals.js';
+export { TRUST_TAG_RULES, mayHaveTrustTag, splitSentences, trustTagOf, type TrustTagRule, type TrustTagName, type TrustTagSpeaker, type TrustTagCue } from './trust-tags.js';

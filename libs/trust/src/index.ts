@@ -1,0 +1,11 @@
+// The outcome-driven trust system as pure domain code (outcome-driven-trust.md):
+// provenance trust, tag detection and alignment, the awareness anchors, the
+// feedback aggregator and gardener verdict, and the outcome evaluator. Shared by
+// the trust service, belief-graph's gardener step and the benchmarks.
+export * from './config.js';
+export * from './types.js';
+export { initialActorTrust, alphaFor, updateTrust, trustMultiplier } from './provenance.js';
+export { mayTag, detectTags, alignTag, cosine } from './tags.js';
+export { anchorsOf, coherenceOf, gAlign } from './anchors.js';
+export { isNegativeTag, weighFeedback, gateFeedback, scoreBelief, globalScore, gardenerVerdict } from './aggregate.js';
+export { evaluateOutcome, doubtRateBefore, percentile } from './outcome.js';
