@@ -49,7 +49,7 @@ program
     try {
       await migrateSchema(database, schema, beliefGraph.migrations);
       // As the services declare them at start: a namespace where nothing ran yet has an empty log.
-      await bus.ensureStreams(['ingress', 'orchestrator', 'belief-graph', 'uncertainty']);
+      await bus.ensureStreams(['ingress', 'orchestrator', 'belief-graph', 'uncertainty', 'trust']);
       const runtime = beliefRuntime(process.env, log);
       console.error(`[beliefs] backfill with extractor version ${runtime.extractorVersion}`);
       // The reactor decides on the projection: run it here too (alongside a live service it is one more replica).

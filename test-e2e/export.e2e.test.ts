@@ -89,7 +89,8 @@ describe('the export and the admin access trail (scripts/start, Postgres)', () =
     // The user's uncertainties with the tolerance (compared with the admin view below).
     expect(Object.keys(doc.uncertainties)).toEqual(['uncertainties', 'tolerance']);
     expect(doc.uncertainties.tolerance).toEqual(expect.any(Number));
-    expect(doc.trust).toEqual({ actors: [], outcomes: [], feedback: [] });
+    expect(Object.keys(doc.trust)).toEqual(['actors', 'outcomes', 'feedback']);
+    expect(doc.trust.actors.map((a: any) => a.actor).sort()).toEqual(['agent', 'user']);
     expect(doc.retention).toMatchObject({ user_id: me.userId });
     expect(doc.admin_access.map((a: any) => [a.admin_id, a.route, a.resource])).toEqual([
       [admin.userId, 'GET /v1/admin/users/{user_id}/timeline', 'timeline'],
@@ -106,6 +107,10 @@ describe('the export and the admin access trail (scripts/start, Postgres)', () =
     const uncertainties = await admin.call('GET', `/v1/admin/users/${me.userId}/uncertainties`);
     expect(uncertainties.status).toBe(200);
     expect(doc.uncertainties).toEqual(uncertainties.body);
+    // The companion's trust for the user, as the admin view shows it.
+    const trust = await admin.call('GET', `/v1/admin/users/${me.userId}/trust`);
+    expect(trust.status).toBe(200);
+    expect(doc.trust).toEqual(trust.body);
     // Nothing of the other user.
     expect(text).not.toContain(other.userId!);
     expect(text).not.toContain(otherConversation);

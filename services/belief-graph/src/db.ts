@@ -31,6 +31,8 @@ export interface NodesTable {
   merged_into: string | null;
   /** uncertainty-engine.md: reliable | uncertain | contradicted | superseded, as the uncertainty service last said. */
   reliability: Generated<string>;
+  /** outcome-driven-trust.md: the gardener's level, −1 deprecated, 0, +1 promoted (BeliefGardened). */
+  gardener_level: Generated<number>;
 }
 
 export interface OccurrencesTable {
@@ -113,6 +115,28 @@ export interface BeliefReliabilityTable {
   changed_at: Date;
 }
 
+/** Every BeliefGardened: the answer to one of trust's GardenerDecided, applied or not. */
+export interface GardenedTable {
+  decision_id: string;
+  user_id: string;
+  belief_id: string;
+  action: string;
+  applied: boolean;
+  reason: string;
+  /** The level and confidence after it (unchanged when not applied). */
+  level: number;
+  confidence: number;
+  at: Date;
+}
+
+/** The outcomes trust evaluated about a belief (OutcomeEvaluated), for the reward correlation. */
+export interface BeliefRewardsTable {
+  user_id: string;
+  belief_id: string;
+  outcomes: number;
+  reward_sum: number;
+}
+
 export interface BeliefDb {
   nodes: NodesTable;
   occurrences: OccurrencesTable;
@@ -121,4 +145,6 @@ export interface BeliefDb {
   challenges: ChallengesTable;
   sources: SourcesTable;
   belief_reliability: BeliefReliabilityTable;
+  gardened: GardenedTable;
+  belief_rewards: BeliefRewardsTable;
 }

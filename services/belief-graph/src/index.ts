@@ -1,12 +1,13 @@
 import { extractorVersion } from '@hearth/beliefs';
 import type { ServiceDefinition } from '@hearth/host';
-import { GET_BELIEF_CONTEXT, GET_BELIEFS, LIST_BELIEF_USERS, MERGE_BELIEFS, ROLLBACK_EXTRACTOR_VERSION } from '@hearth/events';
+import { GET_BELIEF_CONTEXT, GET_BELIEFS, GET_COMPANION_BELIEFS, LIST_BELIEF_USERS, MERGE_BELIEFS, ROLLBACK_EXTRACTOR_VERSION } from '@hearth/events';
 import { createChatClient, createEmbeddingClient, createLocalEmbedder, loadLlmConfig, type Embedder } from '@hearth/llm';
 import { startProjection, startReactor } from '@hearth/store';
 import type { Logger } from '@hearth/telemetry';
 import type { Kysely } from 'kysely';
 import { migration as m0001 } from '../migrations/2026_11_27_0001_beliefs.js';
 import { migration as m0002 } from '../migrations/2026_11_28_0002_belief_reliability.js';
+import { migration as m0003 } from '../migrations/2026_11_30_0003_belief_gardener.js';
 import { createChatBeliefLlm } from './adapters/llm-chat.js';
 import type { BeliefLlm } from './adapters/llm.js';
 import { LOCAL_EMBEDDING } from './config.js';
@@ -14,6 +15,7 @@ import type { BeliefDb } from './db.js';
 import { createBeliefReactor } from './handlers/reactor.js';
 import { beliefsProjection } from './projections/beliefs.js';
 import { createListBeliefUsersQuery, createMergeBeliefsCommand, createRollbackCommand } from './queries/admin.js';
+import { createGetCompanionBeliefsQuery } from './queries/companion-beliefs.js';
 import { createGetBeliefContextQuery } from './queries/get-context.js';
 import { createGetBeliefsQuery } from './queries/get-beliefs.js';
 
@@ -37,11 +39,13 @@ export function beliefRuntime(environment: Record<string, string | undefined>, l
  * the companion's and the user's self-beliefs as one graph per user, decomposed
  * from live turns; the context the orchestrator asks before planning (core
  * companion beliefs, one gentle challenge when safe); the admin view, merge and
- * extractor-version rollback.
+ * extractor-version rollback; and the graph's side of outcome-driven trust
+ * (issue 18): the gardener's decisions applied, outcomes kept per belief, the
+ * companion's beliefs as the trust service reads them.
  */
 export const service: ServiceDefinition = {
   name: 'belief-graph',
-  migrations: { '2026_11_27_0001_beliefs': m0001, '2026_11_28_0002_belief_reliability': m0002 },
+  migrations: { '2026_11_27_0001_beliefs': m0001, '2026_11_28_0002_belief_reliability': m0002, '2026_11_30_0003_belief_gardener': m0003 },
   projections: [beliefsProjection],
   async create(ctx) {
     const db = ctx.db as Kysely<BeliefDb>;
@@ -58,6 +62,7 @@ export const service: ServiceDefinition = {
         await ctx.bus.serveQuery('belief-graph', MERGE_BELIEFS, createMergeBeliefsCommand(admin));
         await ctx.bus.serveQuery('belief-graph', ROLLBACK_EXTRACTOR_VERSION, createRollbackCommand(admin));
         await ctx.bus.serveQuery('belief-graph', LIST_BELIEF_USERS, createListBeliefUsersQuery(db));
+        await ctx.bus.serveQuery('belief-graph', GET_COMPANION_BELIEFS, createGetCompanionBeliefsQuery(db));
         return [
           ...(await startProjection(ctx.bus, db, 'belief-graph', beliefsProjection)),
           ...(await startReactor(ctx.bus, db, 'belief-graph', createBeliefReactor({ bus: ctx.bus, db, logger: ctx.logger, ...runtime }))),

@@ -5,21 +5,22 @@
 import { randomUUID } from 'node:crypto';
 import { Bus, draft, type RunningConsumer, type StoredEvent } from '@hearth/bus';
 import { ManualClock } from '@hearth/clock';
-import { createBeliefQueries, deriveId, Events, getBeliefContext } from '@hearth/events';
+import { createBeliefQueries, deriveId, Events, getBeliefContext, getCompanionBeliefs } from '@hearth/events';
 import { createChatClient, createLocalEmbedder, startLlmStub, type LlmStub } from '@hearth/llm';
-import { belief, ingress, orchestrator } from '@hearth/proto';
+import { belief, ingress, orchestrator, trust } from '@hearth/proto';
 import { migrateSchema, openDatabase, replayProjection, schemaDb, startProjection, startReactor, waitForPosition, type Database } from '@hearth/store';
 import { cleanupNamespace, databaseUrl, dropSchemas, natsUrl, testNamespace, waitFor } from '@hearth/testing';
-import { extractorVersion } from '@hearth/beliefs';
+import { BELIEF_CONFIG, extractorVersion } from '@hearth/beliefs';
 import { createChatBeliefLlm } from '../adapters/llm-chat.js';
 import { LOCAL_EMBEDDING } from '../config.js';
 import type { BeliefDb } from '../db.js';
 import { service } from '../index.js';
 import { beliefsProjection } from '../projections/beliefs.js';
 import { createListBeliefUsersQuery, createMergeBeliefsCommand, createRollbackCommand } from '../queries/admin.js';
+import { createGetCompanionBeliefsQuery } from '../queries/companion-beliefs.js';
 import { createGetBeliefContextQuery } from '../queries/get-context.js';
 import { createGetBeliefsQuery } from '../queries/get-beliefs.js';
-import { GET_BELIEF_CONTEXT, GET_BELIEFS, LIST_BELIEF_USERS, MERGE_BELIEFS, ROLLBACK_EXTRACTOR_VERSION } from '@hearth/events';
+import { GET_BELIEF_CONTEXT, GET_BELIEFS, GET_COMPANION_BELIEFS, LIST_BELIEF_USERS, MERGE_BELIEFS, ROLLBACK_EXTRACTOR_VERSION } from '@hearth/events';
 import { backfill } from '../backfill.js';
 import { createBeliefReactor } from './reactor.js';
 
@@ -36,7 +37,7 @@ async function startBeliefGraph(label: string, opts: { stub?: LlmStub; live?: bo
   await migrateSchema(database, schema, service.migrations);
   const db = schemaDb<BeliefDb>(database, schema);
   const bus = await Bus.connect({ url: nats, name: `${label}-bg`, namespace: ns, logger: silent });
-  await bus.ensureStreams(['ingress', 'orchestrator', 'belief-graph', 'uncertainty']);
+  await bus.ensureStreams(['ingress', 'orchestrator', 'belief-graph', 'uncertainty', 'trust']);
   const embedder = createLocalEmbedder(LOCAL_EMBEDDING);
   const llm = opts.stub ? createChatBeliefLlm(createChatClient({ baseUrl: opts.stub.url, apiKey: null, model: 'stub-model', timeoutMs: 5_000, maxRetries: 0, temperature: 0 })) : null;
   const version = extractorVersion({ models: [llm ? `${llm.provider}/${llm.model}` : 'rules', embedder.model] });
@@ -46,6 +47,7 @@ async function startBeliefGraph(label: string, opts: { stub?: LlmStub; live?: bo
   await bus.serveQuery('belief-graph', MERGE_BELIEFS, createMergeBeliefsCommand(admin));
   await bus.serveQuery('belief-graph', ROLLBACK_EXTRACTOR_VERSION, createRollbackCommand(admin));
   await bus.serveQuery('belief-graph', LIST_BELIEF_USERS, createListBeliefUsersQuery(db));
+  await bus.serveQuery('belief-graph', GET_COMPANION_BELIEFS, createGetCompanionBeliefsQuery(db));
   const reactor = createBeliefReactor({ bus, db, embedder, llm, extractorVersion: version });
   // Not live: the log is written with no reactor reading it, as before a backfill.
   const live = opts.live ?? true;
@@ -53,7 +55,7 @@ async function startBeliefGraph(label: string, opts: { stub?: LlmStub; live?: bo
   const queries = createBeliefQueries(bus);
 
   /** Appends as the owning service would; returns the subject and sequence the reactor will record. */
-  async function appendTo(service: 'ingress' | 'orchestrator', key: string, d: ReturnType<typeof draft>): Promise<{ subject: string; seq: number }> {
+  async function appendTo(service: 'ingress' | 'orchestrator' | 'trust', key: string, d: ReturnType<typeof draft>): Promise<{ subject: string; seq: number }> {
     const last = await bus.lastOnSubject(service, key);
     const [r] = await bus.append(service, key, [d], last?.seq ?? 0);
     return { subject: bus.topology.subject(service, key), seq: r!.seq };
@@ -112,6 +114,34 @@ async function startBeliefGraph(label: string, opts: { stub?: LlmStub; live?: bo
       const payload = orchestrator.PersonaAssigned.fromPartial({ aiFriendId: user.aiFriendId, templateId: 'PT01', coreArchetype: 'Calm Listener', selfStatements });
       const at = await appendTo('orchestrator', '_persona_assignments', draft(Events.PersonaAssigned, payload, { id: randomUUID(), userId: user.userId, occurredAt: clock.now() }));
       await settled(user.userId, at);
+    },
+    /**
+     * A gardener decision as the trust service appends it; resolves once the reactor read it
+     * and the projection applied whatever it appended. Returns the decision and the stored event.
+     */
+    async decides(user: { userId: string }, over: Partial<trust.GardenerDecided>): Promise<{ decisionId: string; event: StoredEvent }> {
+      const decisionId = over.decisionId ?? randomUUID();
+      const payload = trust.GardenerDecided.fromPartial({ decisionId, reason: 'above_promotion', feedback: 0.7, contributions: [{ actor: 'user', share: 1 }], sourceMessageId: randomUUID(), ...over });
+      const at = await appendTo('trust', user.userId, draft(Events.GardenerDecided, payload, { id: randomUUID(), userId: user.userId, occurredAt: clock.now(), correlationId: payload.sourceMessageId }));
+      await settled(user.userId, at);
+      let event: StoredEvent | undefined;
+      for await (const e of bus.read('trust', { key: user.userId, fromSeq: at.seq, toSeq: at.seq })) event = e;
+      return { decisionId, event: event! };
+    },
+    /** An outcome as the trust service appends it; resolves once the projection applied it. */
+    async evaluated(user: { userId: string }, beliefId: string, reward: number, horizon = '2h'): Promise<void> {
+      const payload = trust.OutcomeEvaluated.fromPartial({ outcomeId: randomUUID(), decisionId: randomUUID(), beliefId, horizon, reward, components: { coherence: reward, confidence: 0, stability: 0, validation: 0 } });
+      const at = await appendTo('trust', user.userId, draft(Events.OutcomeEvaluated, payload, { id: randomUUID(), userId: user.userId, occurredAt: clock.now() }));
+      if (!(await waitForPosition(db, beliefsProjection.name, at.subject, at.seq, { timeoutMs: 20_000 }))) throw new Error('the projection did not apply the outcome');
+    },
+    async companion(user: { userId: string }, over: Partial<belief.GetCompanionBeliefsRequest> = {}): Promise<belief.CompanionBelief[]> {
+      return (await getCompanionBeliefs(bus, belief.GetCompanionBeliefsRequest.fromPartial({ userId: user.userId, at: clock.now(), ...over }))).beliefs;
+    },
+    /** What the graph made of the user's gardener decisions, in order. */
+    async gardened(userId: string): Promise<belief.BeliefGardened[]> {
+      const out: belief.BeliefGardened[] = [];
+      for await (const e of bus.read('belief-graph', { key: userId })) if (e.type === Events.BeliefGardened.name) out.push(Events.BeliefGardened.decode(e.payload));
+      return out;
     },
     async context(user: { userId: string; conversationId: string }, over: Partial<belief.GetBeliefContextRequest> = {}): Promise<belief.GetBeliefContextResponse> {
       return getBeliefContext(bus, belief.GetBeliefContextRequest.fromPartial({ userId: user.userId, conversationId: user.conversationId, at: clock.now(), challengeWanted: true, ...over }));
@@ -301,6 +331,172 @@ describe('the belief graph on live turns (self-belief-decomposer.md, belief-chal
     expect(await refused.reacted()).toBe(true);
     expect(await proactive.reacted()).toBe(true);
     expect(await g.events(user.userId)).toEqual([]);
+  });
+});
+
+describe("the trust service's side of the graph (outcome-driven-trust.md)", () => {
+  let g: Graph;
+  beforeAll(async () => {
+    g = await startBeliefGraph('t_beliefs_trust');
+  });
+  afterAll(async () => {
+    await g.stop();
+  });
+
+  /** A companion with two seeded beliefs and one it said itself. */
+  async function companionOf(user: ReturnType<Graph['newUser']>): Promise<Record<string, belief.CompanionBelief>> {
+    await g.persona(user, ['I like quiet mornings.', "I'm a patient person."]);
+    await g.replies(user, 'Me? I love rainy afternoons with a good book.');
+    return Object.fromEntries((await g.companion(user)).map((b) => [b.canonicalText, b]));
+  }
+
+  it('given a companion belief of its own, when trust promotes it, then it rises a level and a confidence step and is held as core; a second promote is at the ceiling', async () => {
+    // given
+    const user = g.newUser();
+    const own = (await companionOf(user))['i like rainy afternoons with a good book']!;
+    expect(own).toMatchObject({ level: 0, seeded: false });
+    expect((await g.context(user, { challengeWanted: false })).coreBeliefs.map((b) => b.beliefId)).not.toContain(own.beliefId);
+
+    // when
+    const first = await g.decides(user, { beliefId: own.beliefId, action: 'promote' });
+    const second = await g.decides(user, { beliefId: own.beliefId, action: 'promote' });
+
+    // then
+    expect(await g.gardened(user.userId)).toEqual([
+      { decisionId: first.decisionId, beliefId: own.beliefId, action: 'promote', applied: true, reason: 'applied', levelBefore: 0, level: 1, confidenceBefore: own.confidence, confidence: expect.closeTo(Math.min(1, own.confidence + 0.15), 6) },
+      { decisionId: second.decisionId, beliefId: own.beliefId, action: 'promote', applied: false, reason: 'at_ceiling', levelBefore: 1, level: 1, confidenceBefore: expect.closeTo(own.confidence + 0.15, 6), confidence: expect.closeTo(own.confidence + 0.15, 6) },
+    ]);
+    const after = (await g.companion(user, { beliefIds: [own.beliefId] }))[0]!;
+    expect(after).toMatchObject({ level: 1, confidence: expect.closeTo(own.confidence + 0.15, 6) });
+    expect((await g.context(user, { challengeWanted: false })).coreBeliefs.map((b) => b.beliefId)).toContain(own.beliefId);
+  });
+
+  it('given a seeded belief, when trust deprecates it, then it leaves the reply context; a second deprecate is at the floor, a hold and a redelivered decision append nothing', async () => {
+    // given
+    const user = g.newUser();
+    const seeded = (await companionOf(user))['i like quiet mornings']!;
+    expect((await g.context(user, { challengeWanted: false })).coreBeliefs.map((b) => b.beliefId)).toContain(seeded.beliefId);
+
+    // when
+    const first = await g.decides(user, { beliefId: seeded.beliefId, action: 'deprecate', reason: 'below_deprecation', feedback: -0.7 });
+    await g.decides(user, { beliefId: seeded.beliefId, action: 'deprecate', reason: 'below_deprecation', feedback: -0.7 });
+    await g.decides(user, { beliefId: seeded.beliefId, action: 'hold', reason: 'between_thresholds', feedback: 0.1 });
+    const before = await g.events(user.userId);
+    await g.reactor.react(first.event);
+
+    // then
+    expect((await g.gardened(user.userId)).map((x) => [x.action, x.applied, x.reason, x.levelBefore, x.level])).toEqual([
+      ['deprecate', true, 'applied', 0, -1],
+      ['deprecate', false, 'at_floor', -1, -1],
+    ]);
+    expect(await g.events(user.userId)).toHaveLength(before.length);
+    expect((await g.companion(user, { beliefIds: [seeded.beliefId] }))[0]).toMatchObject({ level: -1, confidence: expect.closeTo(Math.max(0, seeded.confidence - 0.15), 6), seeded: true });
+    const core = (await g.context(user, { challengeWanted: false })).coreBeliefs.map((b) => b.canonicalText);
+    expect(core).toEqual(['i am a patient person']);
+  });
+
+  it("given the user's own belief, another user's or an id the graph does not hold, when trust gardens it, then nothing changes and the graph says why", async () => {
+    // given
+    const user = g.newUser();
+    await g.says(user, "I'm a patient person.");
+    const mine = (await g.queries.get(user.userId, 'user')).nodes[0]!;
+    const stranger = g.newUser();
+    const theirs = (await companionOf(stranger))['i am a patient person']!;
+
+    // when
+    await g.decides(user, { beliefId: mine.beliefId, action: 'promote' });
+    await g.decides(user, { beliefId: randomUUID(), action: 'promote' });
+    await g.decides(user, { beliefId: theirs.beliefId, action: 'deprecate' });
+    await g.decides(user, { beliefId: 'not-a-belief', action: 'deprecate' });
+
+    // then
+    expect((await g.gardened(user.userId)).map((x) => [x.applied, x.reason])).toEqual([
+      [false, 'not_companion'],
+      [false, 'unknown_belief'],
+      [false, 'unknown_belief'],
+      [false, 'unknown_belief'],
+    ]);
+    expect((await g.queries.get(user.userId, 'user')).nodes[0]!.confidence).toBe(mine.confidence);
+    expect((await g.companion(stranger, { beliefIds: [theirs.beliefId] }))[0]).toMatchObject({ level: 0, confidence: theirs.confidence });
+  });
+
+  it("answers GetCompanionBeliefs with the companion's live beliefs only: embedding, activation at the asked time, level, open conflicts, filtered by id", async () => {
+    // given: seeds, a belief of its own, then a reply that contradicts a seed; and the user's own belief
+    const user = g.newUser();
+    const start = g.clock.now();
+    await companionOf(user);
+    g.clock.advance(DAY);
+    await g.replies(user, "Honestly, I don't like quiet mornings.");
+    await g.says(user, "I'm a patient person.");
+
+    // when
+    const beliefs = await g.companion(user);
+
+    // then
+    const byText = Object.fromEntries(beliefs.map((b) => [b.canonicalText, b]));
+    expect(Object.keys(byText)).toEqual(expect.arrayContaining(['i like quiet mornings', 'i am a patient person', 'i like rainy afternoons with a good book']));
+    expect(beliefs.every((b) => b.embedding.length === LOCAL_EMBEDDING.dimensions && b.embeddingModel === `${LOCAL_EMBEDDING.model}-${LOCAL_EMBEDDING.dimensions}`)).toBe(true);
+    const seed = beliefs.find((b) => b.canonicalText === 'i like quiet mornings' && b.seeded)!;
+    expect(seed).toMatchObject({ level: 0, stream: 'identity', status: expect.any(String) });
+    // the seed and the reply that denies it: one open contradiction on each
+    expect(beliefs.filter((b) => b.openConflicts > 0).map((b) => [b.canonicalText, b.openConflicts])).toEqual([
+      ['i like quiet mornings', 1],
+      ['i like quiet mornings', 1],
+    ]);
+    expect(byText['i am a patient person']!.openConflicts).toBe(0);
+    // The user's own "i am a patient person" is not the companion's.
+    expect(beliefs.filter((b) => b.canonicalText === 'i am a patient person')).toHaveLength(1);
+
+    // activation decays with the asked time, and nothing said after it counts
+    expect(seed.activation).toBeGreaterThan(0);
+    const later = (await g.companion(user, { at: new Date(g.clock.now().getTime() + 60 * DAY), beliefIds: [seed.beliefId] }))[0]!;
+    // One occurrence (the seed): 60 days later it has decayed by 60 days of the identity half-life.
+    expect(later.activation).toBeCloseTo(seed.activation * Math.pow(0.5, 60 / BELIEF_CONFIG.halfLifeDays.identity), 9);
+    expect(later.activation).toBeLessThan(seed.activation);
+    expect((await g.companion(user, { at: new Date(start.getTime() - DAY), beliefIds: [seed.beliefId] }))[0]!.activation).toBe(0);
+
+    // filtered by id; ids that are not the companion's name nothing
+    const mine = (await g.queries.get(user.userId, 'user')).nodes[0]!;
+    expect((await g.companion(user, { beliefIds: [seed.beliefId, mine.beliefId, randomUUID(), 'x'] })).map((b) => b.beliefId)).toEqual([seed.beliefId]);
+    expect(await g.companion(user, { beliefIds: ['x'] })).toEqual([]);
+    expect(await g.companion(g.newUser())).toEqual([]);
+    await expect(getCompanionBeliefs(g.bus, belief.GetCompanionBeliefsRequest.fromPartial({ userId: 'not-a-uuid' }))).rejects.toThrow();
+  });
+
+  it("given outcomes trust evaluated about a belief, then the challenge's reward correlation is their mean reward (0 without any), and a negative one calls for a challenge", async () => {
+    // given: a harmful self-perception said once, old enough to be considered
+    const user = g.newUser();
+    await g.says(user, 'My family disrespects me for not working with my hands.');
+    g.clock.advance(8 * DAY);
+    const [perception] = (await g.queries.get(user.userId, 'user')).nodes;
+    const quiet = await g.context(user);
+    expect(quiet.considered[0]).toMatchObject({ beliefId: perception!.beliefId, eligible: true, repetitionCount: 1, rewardCorrelation: 0, challenge: false });
+    expect(quiet.challenge).toBeUndefined();
+
+    // when
+    await g.evaluated(user, perception!.beliefId, -0.5, '2h');
+    await g.evaluated(user, perception!.beliefId, -0.3, '24h');
+    await g.evaluated(user, randomUUID(), 0.9);
+
+    // then: below belief-challenge.md's −0.3
+    const ctx = await g.context(user);
+    expect(ctx.considered[0]!.rewardCorrelation).toBeCloseTo(-0.4, 9);
+    expect(ctx.considered[0]!.challenge).toBe(true);
+    expect(ctx.challenge).toMatchObject({ beliefId: perception!.beliefId });
+    const rows = await g.db.selectFrom('belief_rewards').selectAll().where('user_id', '=', user.userId).where('belief_id', '=', perception!.beliefId).execute();
+    expect(rows).toEqual([{ user_id: user.userId, belief_id: perception!.beliefId, outcomes: 2, reward_sum: expect.closeTo(-0.8, 9) }]);
+  });
+
+  it('replay of the beliefs projection, the trust stream included, gives the graph live gave', async () => {
+    const user = g.newUser();
+    const beliefs = await companionOf(user);
+    await g.decides(user, { beliefId: beliefs['i like rainy afternoons with a good book']!.beliefId, action: 'promote' });
+    await g.decides(user, { beliefId: beliefs['i like quiet mornings']!.beliefId, action: 'deprecate' });
+    await g.evaluated(user, beliefs['i like quiet mornings']!.beliefId, 0.25);
+
+    const report = await replayProjection({ bus: g.bus, database: g.database, service: 'belief-graph', schema: g.schema, projection: beliefsProjection, migrations: service.migrations, keep: false });
+    expect(report.events).toBeGreaterThan(0);
+    expect(report.equal).toBe(true);
   });
 });
 

@@ -1,9 +1,10 @@
 import { replySignal, updateConfidence } from '@hearth/beliefs';
 import { appendDecided, draft, payloadOf, type Bus, type EventDraft, type StoredEvent } from '@hearth/bus';
-import { deriveId, Events, type TurnCompleted } from '@hearth/events';
+import { deriveId, Events, isUuid, type TurnCompleted } from '@hearth/events';
 import { requireApplied, type Reactor } from '@hearth/store';
 import { counter } from '@hearth/telemetry';
 import { SERVICE } from '../config.js';
+import { gardenBelief, type GardenedNode, type GardenerStep } from '../domain/gardener.js';
 import { beliefsProjection } from '../projections/beliefs.js';
 import { decideExtraction, decomposeSource, processed, type BeliefSource, type ExtractDeps } from './extract.js';
 
@@ -13,6 +14,7 @@ export interface BeliefReactorDeps extends ExtractDeps {
 
 const challengesRecorded = counter('hearth_belief_challenges_total', 'Belief challenges woven into replies, by style');
 const confidenceUpdates = counter('hearth_belief_confidence_updates_total', 'What the user said after a challenge (reinforced, questioned, contradicted, none)');
+const gardened = counter('hearth_belief_gardened_total', "The trust gardener's promote/deprecate decisions, by action and what the graph made of them");
 
 /** Replies with fixed or generic words say nothing about the companion. */
 const NOT_SELF_SPEECH = new Set(['refusal', 'crisis_safe', 'correction', 'fallback']);
@@ -25,15 +27,18 @@ const NOT_SELF_SPEECH = new Set(['refusal', 'crisis_safe', 'correction', 'fallba
  *   previous reply in the conversation carried one — what the user's answer
  *   does to that belief's confidence (belief-challenge.md §5);
  * - PersonaAssigned (orchestrator) → the persona's template seeds the
- *   companion's first identity beliefs.
+ *   companion's first identity beliefs;
+ * - GardenerDecided (trust) → a promote or deprecate of a companion belief,
+ *   applied or refused with its reason (BeliefGardened); a hold asks nothing.
  * Each decision is taken on the user's belief chain once the projection has
  * applied it, and appended with ids derived from the event.
  */
 export function createBeliefReactor(deps: BeliefReactorDeps): Reactor {
   return {
     name: 'extract',
-    sources: ['ingress', 'orchestrator'],
+    sources: ['ingress', 'orchestrator', 'trust'],
     async react(event: StoredEvent) {
+      if (event.type === Events.GardenerDecided.name) return garden(deps, event);
       const completed = event.type === Events.TurnCompleted.name ? payloadOf(event, Events.TurnCompleted) : null;
       // Offline, a text the rules find no belief in needs no decision: nothing is appended, no
       // read is made (most turns). The rules are pure: a backfill finds the same nothing.
@@ -134,4 +139,42 @@ async function challengeFollowUp(deps: BeliefReactorDeps, event: StoredEvent, t:
       { userId: event.userId, causationId: event.id, correlationId: t.messageId, id: deriveId('belief-graph', 'confidence', open.challenge_id), occurredAt: event.occurredAt },
     ),
   ];
+}
+
+/**
+ * outcome-driven-trust.md "Belief Gardener Scan": trust decided to promote or
+ * deprecate a companion belief; the graph, which owns the node, applies it
+ * within the levels or says why not. A decision already answered (its row in
+ * `gardened`) is not answered again.
+ */
+async function garden(deps: BeliefReactorDeps, event: StoredEvent): Promise<void> {
+  const d = payloadOf(event, Events.GardenerDecided);
+  if ((d.action !== 'promote' && d.action !== 'deprecate') || !d.decisionId) return;
+  const action: GardenerStep = d.action;
+  await appendDecided(deps.bus, 'belief-graph', event.userId, async (last) => {
+    await requireApplied(deps.db, beliefsProjection.name, last, { timeoutMs: SERVICE.projectionWaitMs });
+    const answered = await deps.db.selectFrom('gardened').select('decision_id').where('decision_id', '=', d.decisionId).executeTakeFirst();
+    if (answered) return [];
+    const g = gardenBelief(action, await gardenedNode(deps, event.userId, d.beliefId));
+    gardened.add(1, { action, reason: g.reason });
+    return [
+      draft(
+        Events.BeliefGardened,
+        { decisionId: d.decisionId, beliefId: d.beliefId, action, ...g },
+        { userId: event.userId, causationId: event.id, correlationId: event.correlationId || d.sourceMessageId, id: deriveId('belief-graph', 'gardened', d.decisionId), occurredAt: event.occurredAt },
+      ),
+    ];
+  });
+}
+
+/** The user's node of that id as the gardener sees it; null when there is none (an id that is no uuid names none). */
+async function gardenedNode(deps: BeliefReactorDeps, userId: string, beliefId: string): Promise<GardenedNode | null> {
+  if (!isUuid(beliefId)) return null;
+  const n = await deps.db
+    .selectFrom('nodes')
+    .select(['holder', 'deleted_at', 'merged_into', 'gardener_level', 'confidence'])
+    .where('belief_id', '=', beliefId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return n ? { holder: n.holder, live: n.deleted_at === null && n.merged_into === null, level: n.gardener_level, confidence: n.confidence } : null;
 }

@@ -2,7 +2,7 @@
 // and projection keep them, on Postgres: events applied by hand, one by one.
 import { randomUUID } from 'node:crypto';
 import { Events } from '@hearth/events';
-import { belief, uncertainty } from '@hearth/proto';
+import { belief, trust, uncertainty } from '@hearth/proto';
 import { applyEvents, migrateSchema, openDatabase, schemaDb, type Database } from '@hearth/store';
 import { databaseUrl, dropSchemas, storedEvent, testNamespace } from '@hearth/testing';
 import type { Kysely } from 'kysely';
@@ -177,5 +177,56 @@ describe('the belief graph projection keeps the §9 invariants (Postgres)', () =
     // Erasure takes the kept states with the nodes.
     await db.transaction().execute((trx) => beliefsProjection.erase(trx, userId));
     expect(await db.selectFrom('belief_reliability').select('belief_id').where('user_id', '=', userId).execute()).toEqual([]);
+  });
+
+  it("issue 18: BeliefGardened sets a node's gardener level and confidence when applied and is kept either way; OutcomeEvaluated adds to the belief's rewards, node or not; erasure takes both", async () => {
+    const userId = randomUUID();
+    const [own, absent] = [randomUUID(), randomUUID()];
+    const gardenedEvent = async (value: Partial<belief.BeliefGardened>) => {
+      seq++;
+      const g = belief.BeliefGardened.fromPartial({ decisionId: randomUUID(), beliefId: own, action: 'promote', ...value });
+      const e = storedEvent(Events.BeliefGardened, g, { id: randomUUID(), userId, occurredAt: T0, subject: `s.${userId}.${seq}`, seq, prevSeq: 0 });
+      expect((await applyEvents(db, beliefsProjection, [e])).outcomes[0]).toEqual({ kind: 'ack' });
+    };
+    const outcome = async (beliefId: string, reward: number) => {
+      seq++;
+      const o = trust.OutcomeEvaluated.fromPartial({ outcomeId: randomUUID(), decisionId: randomUUID(), beliefId, horizon: '2h', reward });
+      const e = storedEvent(Events.OutcomeEvaluated, o, { id: randomUUID(), userId, occurredAt: T0, service: 'trust', subject: `t.${userId}.${seq}`, seq, prevSeq: 0 });
+      expect((await applyEvents(db, beliefsProjection, [e])).outcomes[0]).toEqual({ kind: 'ack' });
+    };
+
+    // given: a companion belief; an outcome about it arrives before anything else
+    await outcome(own, 0.5);
+    await apply(userId, T0, { holder: 'companion', atoms: [atom({ beliefId: own, canonicalHash: 'a1'.repeat(16) })] });
+    const before = await db.selectFrom('nodes').select(['confidence', 'gardener_level']).where('belief_id', '=', own).executeTakeFirstOrThrow();
+    expect(before.gardener_level).toBe(0);
+
+    // when
+    await gardenedEvent({ applied: true, reason: 'applied', levelBefore: 0, level: 1, confidenceBefore: before.confidence, confidence: 0.9 });
+    await gardenedEvent({ applied: false, reason: 'at_ceiling', levelBefore: 1, level: 1, confidenceBefore: 0.9, confidence: 0.9 });
+    await gardenedEvent({ beliefId: absent, action: 'deprecate', applied: false, reason: 'unknown_belief' });
+    await outcome(own, -0.1);
+    await outcome(absent, 1);
+
+    // then
+    expect(await db.selectFrom('nodes').select(['confidence', 'gardener_level']).where('belief_id', '=', own).executeTakeFirstOrThrow()).toEqual({ confidence: 0.9, gardener_level: 1 });
+    const audit = await db.selectFrom('gardened').select(['belief_id', 'action', 'applied', 'reason', 'level']).where('user_id', '=', userId).orderBy('reason').execute();
+    expect(audit).toEqual([
+      { belief_id: own, action: 'promote', applied: true, reason: 'applied', level: 1 },
+      { belief_id: own, action: 'promote', applied: false, reason: 'at_ceiling', level: 1 },
+      { belief_id: absent, action: 'deprecate', applied: false, reason: 'unknown_belief', level: 0 },
+    ]);
+    const rewards = await db.selectFrom('belief_rewards').select(['belief_id', 'outcomes', 'reward_sum']).where('user_id', '=', userId).orderBy('outcomes').execute();
+    expect(rewards).toEqual(
+      expect.arrayContaining([
+        { belief_id: own, outcomes: 2, reward_sum: expect.closeTo(0.4, 9) },
+        { belief_id: absent, outcomes: 1, reward_sum: 1 },
+      ]),
+    );
+
+    // Erasure takes the audit and the rewards with the nodes.
+    await db.transaction().execute((trx) => beliefsProjection.erase(trx, userId));
+    expect(await db.selectFrom('gardened').select('decision_id').where('user_id', '=', userId).execute()).toEqual([]);
+    expect(await db.selectFrom('belief_rewards').select('belief_id').where('user_id', '=', userId).execute()).toEqual([]);
   });
 });

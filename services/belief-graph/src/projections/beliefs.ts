@@ -21,17 +21,27 @@ const DAY_MS = 86_400_000;
  * owned by the uncertainty service: its ReliabilityChanged about a belief sets
  * it, touching nothing else, and a node created after its state takes it from
  * `belief_reliability` — so the two streams fold alike in any interleaving.
+ *
+ * And the trust service's part (outcome-driven-trust.md, issue 18): the
+ * graph's own BeliefGardened sets a companion belief's gardener level and
+ * confidence; trust's OutcomeEvaluated adds its reward to the belief's sum
+ * (belief-challenge.md's reward correlation). Rewards touch only their own
+ * table, so the trust stream folds alike whenever it is applied.
  */
 export const beliefsProjection: Projection<BeliefDb> = {
   name: 'beliefs',
-  sources: ['belief-graph', 'uncertainty'],
-  tables: ['nodes', 'occurrences', 'links', 'conflicts', 'challenges', 'sources', 'belief_reliability'],
+  sources: ['belief-graph', 'uncertainty', 'trust'],
+  tables: ['nodes', 'occurrences', 'links', 'conflicts', 'challenges', 'sources', 'belief_reliability', 'gardened', 'belief_rewards'],
   async apply(trx, e) {
     switch (e.type) {
       case Events.ReliabilityChanged.name:
         return applyReliability(trx, e);
       case Events.BeliefsExtracted.name:
         return applyExtracted(trx, e);
+      case Events.BeliefGardened.name:
+        return applyGardened(trx, e);
+      case Events.OutcomeEvaluated.name:
+        return applyOutcome(trx, e);
       case Events.BeliefsMerged.name:
         return applyMerged(trx, e);
       case Events.ExtractorVersionRolledBack.name:
@@ -75,7 +85,7 @@ export const beliefsProjection: Projection<BeliefDb> = {
     }
   },
   async erase(trx, userId) {
-    for (const table of ['belief_reliability', 'sources', 'challenges', 'conflicts', 'links', 'occurrences', 'nodes'] as const) {
+    for (const table of ['belief_rewards', 'gardened', 'belief_reliability', 'sources', 'challenges', 'conflicts', 'links', 'occurrences', 'nodes'] as const) {
       await trx.deleteFrom(table).where('user_id', '=', userId).execute();
     }
   },
@@ -99,6 +109,35 @@ async function applyReliability(trx: Trx, e: StoredEvent): Promise<void> {
     .onConflict((oc) => oc.columns(['user_id', 'belief_id']).doUpdateSet({ reliability: r.to, changed_at: e.occurredAt }))
     .execute();
   await trx.updateTable('nodes').set({ reliability: r.to }).where('belief_id', '=', beliefId).where('user_id', '=', e.userId).execute();
+}
+
+/**
+ * What the graph made of a gardener decision: the audit row, and when applied
+ * the node's level and confidence as decided on this chain (no event of the
+ * chain came between the decision and its record).
+ */
+async function applyGardened(trx: Trx, e: StoredEvent): Promise<void> {
+  const g = payloadOf(e, Events.BeliefGardened);
+  await trx
+    .insertInto('gardened')
+    .values({ decision_id: g.decisionId, user_id: e.userId, belief_id: g.beliefId, action: g.action, applied: g.applied, reason: g.reason, level: g.level, confidence: g.confidence, at: e.occurredAt })
+    .onConflict((oc) => oc.column('decision_id').doNothing())
+    .execute();
+  if (!g.applied) return;
+  await trx.updateTable('nodes').set({ gardener_level: g.level, confidence: g.confidence }).where('belief_id', '=', g.beliefId).where('user_id', '=', e.userId).execute();
+}
+
+/** One outcome of a decision about a belief, at one horizon: counted into the belief's rewards. */
+async function applyOutcome(trx: Trx, e: StoredEvent): Promise<void> {
+  const o = payloadOf(e, Events.OutcomeEvaluated);
+  if (!o.beliefId || !Number.isFinite(o.reward)) return;
+  await trx
+    .insertInto('belief_rewards')
+    .values({ user_id: e.userId, belief_id: o.beliefId, outcomes: 1, reward_sum: o.reward })
+    .onConflict((oc) =>
+      oc.columns(['user_id', 'belief_id']).doUpdateSet({ outcomes: sql<number>`belief_rewards.outcomes + 1`, reward_sum: sql<number>`belief_rewards.reward_sum + ${o.reward}` }),
+    )
+    .execute();
 }
 
 async function applyExtracted(trx: Trx, e: StoredEvent): Promise<void> {

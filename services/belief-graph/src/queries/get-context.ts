@@ -2,6 +2,7 @@ import { BELIEF_CONFIG, selectChallenge, type BeliefType, type Perception, type 
 import { deriveId, isUuid } from '@hearth/events';
 import { belief } from '@hearth/proto';
 import { counter } from '@hearth/telemetry';
+import { TRUST_CONFIG } from '@hearth/trust';
 import type { Kysely } from 'kysely';
 import { SERVICE } from '../config.js';
 import type { BeliefDb } from '../db.js';
@@ -14,11 +15,14 @@ const offered = counter('hearth_belief_challenges_offered_total', 'GetBeliefCont
  * - The companion's core beliefs (§8.2: identity stream and status core, by
  *   activation, at most 10), with the persona's seeded beliefs counted as core
  *   from the start: they are the persona's definition, the constraints a reply
- *   must keep before any evidence has accumulated.
+ *   must keep before any evidence has accumulated. The trust gardener's levels
+ *   (outcome-driven-trust.md) adjust that: a promoted belief (+1) is held as
+ *   core too, a deprecated one (−1) is left out, seeded or not.
  * - When the conversation has not had its one challenge: the lock and the
  *   evaluator of belief-challenge.md over the user's harmful self-perceptions,
  *   newest first, and the challenge when one is called for. Reward correlation
- *   is 0 until the trust service records outcomes (issue 18).
+ *   is the mean reward of the outcomes the trust service evaluated about the
+ *   belief (0 without any: the evaluator reads 0 as no signal).
  */
 export function createGetBeliefContextQuery(db: Kysely<BeliefDb>): (request: Uint8Array) => Promise<Uint8Array> {
   return async (request) => {
@@ -31,7 +35,8 @@ export function createGetBeliefContextQuery(db: Kysely<BeliefDb>): (request: Uin
       .where('user_id', '=', req.userId)
       .where('holder', '=', 'companion')
       .where('deleted_at', 'is', null)
-      .where((eb) => eb.or([eb.and([eb('status', '=', 'core'), eb('stream', '=', 'identity')]), eb('seeded', '=', true)]))
+      .where('gardener_level', '>', TRUST_CONFIG.levels.min)
+      .where((eb) => eb.or([eb.and([eb('status', '=', 'core'), eb('stream', '=', 'identity')]), eb('seeded', '=', true), eb('gardener_level', '>=', TRUST_CONFIG.levels.max)]))
       .orderBy('activation', 'desc')
       .orderBy('belief_id')
       .limit(SERVICE.coreBeliefLimit)
@@ -97,13 +102,17 @@ async function harmfulPerceptions(db: Kysely<BeliefDb>, userId: string, at: Date
   if (harmful.length === 0) return [];
   const ids = harmful.map((r) => r.belief_id);
   const occ = await db.selectFrom('occurrences').select(['belief_id', 'created_at']).where('belief_id', 'in', ids).where('deleted_at', 'is', null).where('created_at', '<=', at).execute();
-  const conflicts = await db
-    .selectFrom('conflicts')
-    .select(['node_a_id', 'node_b_id'])
-    .where('user_id', '=', userId)
-    .where('status', '=', 'active')
-    .where((eb) => eb.or([eb('node_a_id', 'in', ids), eb('node_b_id', 'in', ids)]))
-    .execute();
+  const [conflicts, rewards] = await Promise.all([
+    db
+      .selectFrom('conflicts')
+      .select(['node_a_id', 'node_b_id'])
+      .where('user_id', '=', userId)
+      .where('status', '=', 'active')
+      .where((eb) => eb.or([eb('node_a_id', 'in', ids), eb('node_b_id', 'in', ids)]))
+      .execute(),
+    db.selectFrom('belief_rewards').select(['belief_id', 'outcomes', 'reward_sum']).where('user_id', '=', userId).where('belief_id', 'in', ids).execute(),
+  ]);
+  const meanReward = new Map(rewards.map((r) => [r.belief_id, rewardCorrelationOf(r.outcomes, r.reward_sum)]));
   return harmful.map((r) => ({
     beliefId: r.belief_id,
     canonicalText: r.canonical_text,
@@ -113,8 +122,13 @@ async function harmfulPerceptions(db: Kysely<BeliefDb>, userId: string, at: Date
     createdAt: r.created_at,
     lastAt: r.last_reinforced_at,
     occurrences: occ.filter((o) => o.belief_id === r.belief_id).map((o) => o.created_at),
-    // Not yet measured: the trust service (issue 18) will supply outcomes.
-    rewardCorrelation: 0,
+    rewardCorrelation: meanReward.get(r.belief_id) ?? 0,
     contradictingEvidence: conflicts.filter((c) => c.node_a_id === r.belief_id || c.node_b_id === r.belief_id).length,
   }));
+}
+
+/** belief-challenge.md "Reward Correlation": the average reward of the outcomes about the belief, in [−1, 1]; 0 without any. */
+export function rewardCorrelationOf(outcomes: number, rewardSum: number): number {
+  if (outcomes <= 0 || !Number.isFinite(rewardSum)) return 0;
+  return Math.min(1, Math.max(-1, rewardSum / outcomes));
 }

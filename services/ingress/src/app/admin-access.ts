@@ -17,12 +17,13 @@ export interface AdminAccessView {
   accessed_at: string;
 }
 
-/** What an admin read: a user's timeline, retention state, belief graph, uncertainties or dead letters, or one turn's trail. */
+/** What an admin read: a user's timeline, retention state, belief graph, uncertainties, trust or dead letters, or one turn's trail. */
 export const ADMIN_RESOURCES = {
   timeline: 'timeline',
   retention: 'retention',
   beliefs: 'beliefs',
   uncertainties: 'uncertainties',
+  trust: 'trust',
   deadLetters: 'dead-letters',
   turn: (messageId: string) => `turn:${messageId}`,
 } as const;

@@ -5,6 +5,7 @@ import type { IngressDb, TurnsTable } from '../db.js';
 import { adminAccessView, type AdminAccessView } from './admin-access.js';
 import type { ExportBeliefsView } from './beliefs-view.js';
 import { historyMessages, type HistoryMessage, type HistoryRow } from './history.js';
+import type { TrustView } from './trust-view.js';
 import type { UncertaintiesView } from './uncertainties-view.js';
 import { StreamedArray, StreamedObject, type StreamedJson } from './json-stream.js';
 
@@ -33,11 +34,6 @@ export function exportMessages(rows: readonly ExportRow[]): ExportMessage[] {
   });
 }
 
-// TODO(issue 18): filled from the trust service once it answers queries; until then
-// a user holds none, and the export says so in its shape.
-/** The trust state of the user's companion: none yet. */
-export const NO_TRUST: Readonly<{ actors: unknown[]; outcomes: unknown[]; feedback: unknown[] }> = Object.freeze({ actors: [], outcomes: [], feedback: [] });
-
 /** What the export holds besides the conversations and the access trail, read before the first byte is sent. */
 export interface ExportHead {
   exported_at: string;
@@ -49,6 +45,8 @@ export interface ExportHead {
   beliefs: ExportBeliefsView;
   /** The user's uncertainties and tolerance, as GET /v1/admin/users/{user_id}/uncertainties shows them. */
   uncertainties: UncertaintiesView;
+  /** The companion's learned trust, outcomes and tags for the user, as GET /v1/admin/users/{user_id}/trust shows them. */
+  trust: TrustView;
   retention: unknown;
 }
 
@@ -71,7 +69,7 @@ export function exportDocument(
     ['memories', head.memories],
     ['beliefs', head.beliefs],
     ['uncertainties', head.uncertainties],
-    ['trust', NO_TRUST],
+    ['trust', head.trust],
     ['retention', head.retention],
     ['admin_access', new StreamedArray(adminAccess)],
   ]);

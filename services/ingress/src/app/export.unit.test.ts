@@ -1,7 +1,7 @@
 import type { StoredEvent } from '@hearth/bus';
 import { Events } from '@hearth/events';
 import { adminAccessedDraft, adminAccessView } from './admin-access.js';
-import { exportDocument, exportMessages, NO_TRUST, type ExportRow } from './export.js';
+import { exportDocument, exportMessages, type ExportRow } from './export.js';
 import { jsonChunks } from './json-stream.js';
 
 const T0 = new Date('2026-11-22T10:00:00.000Z');
@@ -49,7 +49,7 @@ describe('exportMessages', () => {
 });
 
 describe('exportDocument', () => {
-  it('writes every part in API.md order, the beliefs and uncertainties as given, with the part no service holds yet in its empty shape', async () => {
+  it('writes every part in API.md order, the beliefs, uncertainties and trust as given', async () => {
     // given
     const beliefs = {
       nodes: [
@@ -94,6 +94,14 @@ describe('exportDocument', () => {
       ],
       tolerance: 0.5,
     };
+    const trust = {
+      actors: [
+        { actor: 'user', trust: 0.53, updates: 1, updated_at: T1.toISOString() },
+        { actor: 'agent', trust: 0.5, updates: 0, updated_at: null },
+      ],
+      outcomes: [{ outcome_id: 'o1', horizon: '2h', reward: 0.3, components: { coherence: 0.5, confidence: 0, stability: 1, validation: 0 }, evaluated_at: T1.toISOString() }],
+      feedback: [{ tag: '+keep', actor: 'user', belief_id: 'b2', weight: 0.7, applied: true, reason: 'counted', created_at: T0.toISOString() }],
+    };
     const head = {
       exported_at: T1.toISOString(),
       user: { user_id: 'u1' },
@@ -102,6 +110,7 @@ describe('exportDocument', () => {
       memories: [{ memory_id: 'mem1' }],
       beliefs,
       uncertainties,
+      trust,
       retention: { user_id: 'u1', messages: [] },
     };
     const conversations = pagesOf<unknown>([{ conversation_id: 'c1', messages: exportMessages([row()]) }]);
@@ -129,13 +138,15 @@ describe('exportDocument', () => {
       'retention',
       'admin_access',
     ]);
-    expect(doc).toMatchObject({ ...head, trust: NO_TRUST });
+    expect(doc).toMatchObject(head);
     expect(doc.beliefs).toEqual(beliefs);
     expect(Object.keys(doc.beliefs as object)).toEqual(['nodes', 'conflicts', 'challenges']);
     expect(doc.uncertainties).toEqual(uncertainties);
     // The uncertainty view whole: the tolerance goes with the list (API.md lists no key of its own for it).
     expect(Object.keys(doc.uncertainties as object)).toEqual(['uncertainties', 'tolerance']);
-    expect(doc.trust).toEqual({ actors: [], outcomes: [], feedback: [] });
+    // The trust view whole, as the admin route shows it.
+    expect(doc.trust).toEqual(trust);
+    expect(Object.keys(doc.trust as object)).toEqual(['actors', 'outcomes', 'feedback']);
     expect((doc.conversations as { messages: unknown[] }[])[0]!.messages).toHaveLength(2);
     expect(doc.admin_access).toEqual([
       { event_id: 'e1', admin_id: 'admin1', route: 'GET /v1/admin/users/{user_id}/timeline', resource: 'timeline', accessed_at: T0.toISOString() },

@@ -15,9 +15,9 @@ import {
   SERVICE_NAMES,
 } from '@hearth/bus';
 import type { Clock } from '@hearth/clock';
-import { createBeliefQueries, createMemoryQueries, createRetentionQueries, deriveId, Events, getRelationship, getUncertainties } from '@hearth/events';
+import { createBeliefQueries, createMemoryQueries, createRetentionQueries, deriveId, Events, getRelationship, getTrust, getUncertainties } from '@hearth/events';
 import { waitForPosition } from '@hearth/store';
-import type { belief, memory, uncertainty } from '@hearth/proto';
+import type { belief, memory, trust, uncertainty } from '@hearth/proto';
 import type { Logger } from '@hearth/telemetry';
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
@@ -42,6 +42,7 @@ import { historyMessages, type HistoryMessage } from './history.js';
 import { memoryView, type MemoryView } from './memory-view.js';
 import { relationshipView, type RelationshipView } from './relationship-view.js';
 import { retentionView, type RetentionView } from './retention-view.js';
+import { trustView, type TrustView } from './trust-view.js';
 import { uncertaintiesView, type UncertaintiesView } from './uncertainties-view.js';
 import type { FailedTurns, TurnFailure } from './failed-turns.js';
 import type { TurnWaiters } from './waiters.js';
@@ -479,6 +480,13 @@ export function createIngressApp(deps: IngressDeps) {
       return view;
     },
 
+    /** GET /v1/admin/users/{id}/trust: the companion's learned trust, outcomes and tags for the user, as the trust service answers them. */
+    async trust(userId: string, reader: AdminReader): Promise<TrustView> {
+      const view = trustView(await trustOf(userId));
+      await recordAdminAccess(userId, reader, ADMIN_RESOURCES.trust);
+      return view;
+    },
+
     /**
      * GET /v1/me/export: everything held about the user, as JSON text written as it
      * is read. The small parts are read first, so a missing user (404) or a service
@@ -488,13 +496,14 @@ export function createIngressApp(deps: IngressDeps) {
     async exportData(userId: string): Promise<AsyncIterable<string>> {
       const exportedAt = clock.now();
       const user = await profile(userId);
-      const [controls, relationship, memoryList, ownBeliefs, uncertainties, retention] = await Promise.all([
+      const [controls, relationship, memoryList, ownBeliefs, uncertainties, trustState, retention] = await Promise.all([
         this.controls(userId),
         this.relationship(userId),
         this.memories(userId, true),
         // The user's own beliefs only: the companion's are not the user's data (API.md).
         beliefsOf(userId, 'user'),
         uncertaintiesOf(userId),
+        trustOf(userId),
         retentionOf(userId),
       ]);
       const doc = exportDocument(
@@ -506,6 +515,7 @@ export function createIngressApp(deps: IngressDeps) {
           memories: memoryList.memories,
           beliefs: exportBeliefsView(ownBeliefs),
           uncertainties: uncertaintiesView(uncertainties),
+          trust: trustView(trustState),
           retention,
         },
         conversationPages(db, userId),
@@ -579,6 +589,19 @@ export function createIngressApp(deps: IngressDeps) {
       if (!(err instanceof QueryError)) throw err;
       deps.logger.warn({ err, userId }, 'GetUncertainties failed');
       throw new IngressError(503, 'UNAVAILABLE', 'uncertainties are not available right now; retry shortly');
+    }
+  }
+
+  /** A known user's trust state; 404 for an unknown user, 503 when the trust service does not answer. */
+  async function trustOf(userId: string): Promise<trust.GetTrustResponse> {
+    const user = await db.selectFrom('users').select('user_id').where('user_id', '=', userId).executeTakeFirst();
+    if (!user) throw new IngressError(404, 'USER_NOT_FOUND', 'no such user');
+    try {
+      return await getTrust(bus, userId, INGRESS.queryTimeoutMs);
+    } catch (err) {
+      if (!(err instanceof QueryError)) throw err;
+      deps.logger.warn({ err, userId }, 'GetTrust failed');
+      throw new IngressError(503, 'UNAVAILABLE', 'trust is not available right now; retry shortly');
     }
   }
 

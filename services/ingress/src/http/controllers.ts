@@ -226,6 +226,13 @@ export class AdminController {
     return api(() => this.app.uncertainties(id, reader(admin, 'GET /v1/admin/users/{user_id}/uncertainties')));
   }
 
+  @Get('users/:userId/trust')
+  async trust(@Req() req: FastifyRequest, @Param('userId') userId: string) {
+    const admin = await adminOf(this.auth, req);
+    const id = uuidParam('user_id', userId);
+    return api(() => this.app.trust(id, reader(admin, 'GET /v1/admin/users/{user_id}/trust')));
+  }
+
   @Get('turns/:messageId')
   async turn(@Req() req: FastifyRequest, @Param('messageId') messageId: string) {
     const admin = await adminOf(this.auth, req);

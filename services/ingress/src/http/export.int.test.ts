@@ -1,13 +1,13 @@
 // GET /v1/me/export and the admin access trail against real NATS and Postgres:
 // ingress hosted as in production, its HTTP API called over the network; the
-// memory, orchestrator, belief-graph, uncertainty and retention queries answered by fake responders. One
+// memory, orchestrator, belief-graph, uncertainty, trust and retention queries answered by fake responders. One
 // user's history of 10,000 chat turns (20,000 messages) is exported as one
 // streamed document; another user's data must not appear in it.
 import { randomUUID } from 'node:crypto';
 import { appendDecided, draft, type Bus, type EventDraft } from '@hearth/bus';
-import { Events, GET_BELIEFS, GET_RELATIONSHIP, GET_RETENTION, GET_UNCERTAINTIES, LIST_MEMORIES } from '@hearth/events';
+import { Events, GET_BELIEFS, GET_RELATIONSHIP, GET_RETENTION, GET_TRUST, GET_UNCERTAINTIES, LIST_MEMORIES } from '@hearth/events';
 import { runHearth, type HearthProcess } from '@hearth/host';
-import { belief, ingress, memory, orchestrator, retention, uncertainty } from '@hearth/proto';
+import { belief, ingress, memory, orchestrator, retention, trust, uncertainty } from '@hearth/proto';
 import { waitForPosition } from '@hearth/store';
 import { cleanupNamespace, databaseUrl, dropSchemas, natsUrl, testNamespace, waitFor } from '@hearth/testing';
 import type { Insertable, Kysely } from 'kysely';
@@ -35,7 +35,7 @@ describe('GET /v1/me/export and the admin access trail', () => {
   let db: Kysely<IngressDb>;
   /**
    * The hosted process's own bus (it holds the data keys payloads are sealed with),
-   * on which the test also plays the memory, orchestrator, belief-graph, uncertainty and retention services.
+   * on which the test also plays the memory, orchestrator, belief-graph, uncertainty, trust and retention services.
    */
   let bus: Bus;
   let admin: { token: string; userId: string };
@@ -48,6 +48,9 @@ describe('GET /v1/me/export and the admin access trail', () => {
   const uncertaintiesOf = new Map<string, uncertainty.GetUncertaintiesResponse>();
   const uncertaintiesAsked: string[] = [];
   const failUncertaintiesFor = new Set<string>();
+  const trustOf = new Map<string, trust.GetTrustResponse>();
+  const trustAsked: string[] = [];
+  const failTrustFor = new Set<string>();
 
   beforeAll(async () => {
     const nats = await natsUrl();
@@ -89,6 +92,12 @@ describe('GET /v1/me/export and the admin access trail', () => {
       uncertaintiesAsked.push(userId);
       if (failUncertaintiesFor.has(userId)) throw new Error('uncertainty store unavailable');
       return uncertainty.GetUncertaintiesResponse.encode(uncertaintiesOf.get(userId) ?? uncertainty.GetUncertaintiesResponse.fromPartial({ tolerance: 0.5 })).finish();
+    });
+    await bus.serveQuery('trust', GET_TRUST, async (request) => {
+      const { userId } = trust.GetTrustRequest.decode(request);
+      trustAsked.push(userId);
+      if (failTrustFor.has(userId)) throw new Error('trust store unavailable');
+      return trust.GetTrustResponse.encode(trustOf.get(userId) ?? trust.GetTrustResponse.fromPartial({})).finish();
     });
     await bus.serveQuery('retention', GET_RETENTION, async (request) => {
       const { userId } = retention.GetRetentionRequest.decode(request);
@@ -271,6 +280,27 @@ describe('GET /v1/me/export and the admin access trail', () => {
     ],
   });
 
+  /** a's trust: the user's T after one update, the agent's never updated, one outcome and one tag. */
+  const aTrust = { outcome: randomUUID(), belief: randomUUID() };
+  const aTrustState = trust.GetTrustResponse.fromPartial({
+    actors: [
+      { actor: 'user', trust: 0.53, updates: 1, updatedAt: new Date(Date.parse('2026-11-07T09:00:00Z')) },
+      { actor: 'agent', trust: 0.5, updates: 0 },
+    ],
+    outcomes: [
+      {
+        outcomeId: aTrust.outcome,
+        horizon: '2h',
+        reward: 0.2,
+        components: { coherence: 0.25, confidence: 0, stability: 1, validation: -0.5 },
+        evaluatedAt: new Date(Date.parse('2026-11-07T09:00:00Z')),
+        decisionId: randomUUID(),
+        beliefId: aTrust.belief,
+      },
+    ],
+    feedback: [{ tag: '+keep', actor: 'user', beliefId: aTrust.belief, weight: 0.64, applied: true, reason: 'counted', createdAt: new Date(Date.parse('2026-11-07T07:00:00Z')) }],
+  });
+
   describe('a user with 10,000 chat turns, and another user', () => {
     beforeAll(async () => {
       Object.assign(a, await onboardedUser('Mina'));
@@ -284,6 +314,8 @@ describe('GET /v1/me/export and the admin access trail', () => {
       memoriesOf.set(b.userId, [record(b.userId, { memoryValue: B_SECRET })]);
       beliefsOf.set(a.userId, aBeliefs);
       uncertaintiesOf.set(a.userId, aUncertainties);
+      trustOf.set(a.userId, aTrustState);
+      trustOf.set(b.userId, trust.GetTrustResponse.fromPartial({ feedback: [{ tag: '+doubt', actor: 'user', beliefId: B_SECRET, reason: 'counted', createdAt: new Date(0) }] }));
       uncertaintiesOf.set(b.userId, uncertainty.GetUncertaintiesResponse.fromPartial({ tolerance: 0.6, uncertainties: [{ uncertaintyId: randomUUID(), sourceMessageIds: [B_SECRET] }] }));
       beliefsOf.set(b.userId, belief.GetBeliefsResponse.fromPartial({ nodes: [{ beliefId: randomUUID(), holder: 'user', canonicalText: `i am ${B_SECRET}`, createdAt: new Date(0) }] }));
 
@@ -425,7 +457,16 @@ describe('GET /v1/me/export and the admin access trail', () => {
         ],
         tolerance: 0.44,
       });
-      expect(doc.trust).toEqual({ actors: [], outcomes: [], feedback: [] });
+      // the companion's learned trust for the caller, as the admin view shows it
+      expect(trustAsked).toContainEqual(a.userId);
+      expect(doc.trust).toEqual({
+        actors: [
+          { actor: 'user', trust: 0.53, updates: 1, updated_at: '2026-11-07T09:00:00.000Z' },
+          { actor: 'agent', trust: 0.5, updates: 0, updated_at: null },
+        ],
+        outcomes: [{ outcome_id: aTrust.outcome, horizon: '2h', reward: 0.2, components: { coherence: 0.25, confidence: 0, stability: 1, validation: -0.5 }, evaluated_at: '2026-11-07T09:00:00.000Z' }],
+        feedback: [{ tag: '+keep', actor: 'user', belief_id: aTrust.belief, weight: 0.64, applied: true, reason: 'counted', created_at: '2026-11-07T07:00:00.000Z' }],
+      });
 
       // every message of every conversation, oldest first, the refused turn included
       expect(doc.conversations.map((c: any) => c.conversation_id)).toEqual([...aConversations].sort());
@@ -554,6 +595,21 @@ describe('GET /v1/me/export and the admin access trail', () => {
     });
     expect(r.headers.get('content-disposition')).toBeNull();
     expect(uncertaintiesAsked).toContainEqual(userId);
+  });
+
+  it('answers 503, an error body and no document, when the trust service fails', async () => {
+    const { token, userId } = await onboardedUser('Aki');
+    failTrustFor.add(userId);
+
+    const r = await call('GET', '/v1/me/export', { token });
+
+    expect(r).toEqual({
+      status: 503,
+      body: { error: { code: 'UNAVAILABLE', message: 'trust is not available right now; retry shortly' } },
+      headers: expect.anything(),
+    });
+    expect(r.headers.get('content-disposition')).toBeNull();
+    expect(trustAsked).toContainEqual(userId);
   });
 
   it('records no trail for a timeline of an id that never was a user', async () => {

@@ -13,6 +13,7 @@ import {
   type UncertaintyState,
   type UncertaintyType,
 } from '@hearth/uncertainty';
+import { ACTORS, HORIZONS, TAGS, TRUST_CONFIG, type FeedbackReason } from '@hearth/trust';
 import type { UserState } from '../users/user.js';
 import { isExempt } from './rate-limit.js';
 
@@ -68,6 +69,9 @@ const DETECTION_CONTEXTS = Object.keys({ ingestion: true, drift: true, pre_actio
 const STRATEGIES = Object.keys(
   { temporal_supersede: true, user_clarified: true, evidence_resolved: true, confidence_dominance: true, decayed: true } satisfies Record<Strategy, true>,
 );
+
+// Why a tag counts or not (outcome-driven-trust.md §3); compile-time complete as USER_STATE_SET.
+const FEEDBACK_REASONS = Object.keys({ counted: true, duplicate: true, off_target: true, no_belief: true } satisfies Record<FeedbackReason, true>);
 
 // The stages of turn-pipeline §2.5, in promotion order.
 const RELATIONSHIP_STAGES = ['STRANGER', 'ACQUAINTANCE', 'FRIEND', 'CLOSE_FRIEND'] as const;
@@ -598,6 +602,69 @@ const schemas: Record<string, JsonSchema> = {
       },
     },
   },
+  ActorTrust: {
+    type: 'object',
+    description: 'outcome-driven-trust.md §1 ProvenanceTrust: the learned trust T of one provenance actor, for this user.',
+    required: ['actor', 'trust', 'updates', 'updated_at'],
+    properties: {
+      actor: { type: 'string', enum: [...ACTORS] },
+      trust: {
+        type: 'number',
+        minimum: 0,
+        maximum: 1,
+        description: `Starts at ${TRUST_CONFIG.initialTrust}; each outcome moves it by an EWMA step (α = α₀/(1 + n/k)) towards 0.5·(r + 1).`,
+      },
+      updates: { type: 'integer', minimum: 0, description: 'How many outcomes updated it (rewards with |r| below r_min do not).' },
+      updated_at: { ...nullable({ type: 'string', format: 'date-time' }), description: 'Null before the first update.' },
+    },
+  },
+  OutcomeComponents: {
+    type: 'object',
+    description: 'outcome-driven-trust.md §2: r = 0.4·coherence + 0.2·confidence + 0.2·stability + 0.2·validation, each in [−1, 1].',
+    required: ['coherence', 'confidence', 'stability', 'validation'],
+    properties: {
+      coherence: { type: 'number', minimum: -1, maximum: 1, description: 'Δcoh: the change in self-alignment, less the baseline drift.' },
+      confidence: { type: 'number', minimum: -1, maximum: 1, description: 'Δconf: fewer open contradictions touching the belief is positive.' },
+      stability: { type: 'number', minimum: -1, maximum: 1, description: '+1 stable, −1 ping-pong (reversals in 7 days), 0 inconclusive.' },
+      validation: { type: 'number', minimum: -1, maximum: 1, description: "The user's agreement: 0.7·explicit tags + 0.3·implicit (doubt rate change)." },
+    },
+  },
+  TrustOutcome: {
+    type: 'object',
+    description: "One of the gardener's decisions about a companion belief, judged at one horizon (outcome-driven-trust.md §2 OutcomeEvaluator).",
+    required: ['outcome_id', 'horizon', 'reward', 'components', 'evaluated_at'],
+    properties: {
+      outcome_id: uuid,
+      horizon: { type: 'string', enum: [...HORIZONS] },
+      reward: { type: 'number', minimum: -1, maximum: 1 },
+      components: ref('OutcomeComponents'),
+      evaluated_at: { type: 'string', format: 'date-time' },
+    },
+  },
+  TrustFeedback: {
+    type: 'object',
+    description: 'One +keep / +doubt / +artifact tag about a companion belief, in a user message (actor user) or a reply (actor agent), as §3 weighed it.',
+    required: ['tag', 'actor', 'belief_id', 'weight', 'applied', 'reason', 'created_at'],
+    properties: {
+      tag: { type: 'string', enum: [...TAGS] },
+      actor: { type: 'string', enum: [...ACTORS] },
+      belief_id: { ...nullable(uuid), description: 'The companion belief the tag aligned with best; null when none was close (reason no_belief).' },
+      weight: { type: 'number', description: 'Signed: base weight · precision · g_conviction · g_trust · g_align (positive supports the belief).' },
+      applied: { type: 'boolean', description: "False when it did not count towards the belief's score." },
+      reason: { type: 'string', enum: FEEDBACK_REASONS, description: 'counted, or why not: duplicate (tag storm), off_target (a negative tag aligned below 0.2), no_belief.' },
+      created_at: { type: 'string', format: 'date-time' },
+    },
+  },
+  Trust: {
+    type: 'object',
+    description: "The companion's outcome-driven trust for a user (outcome-driven-trust.md): each actor's learned trust, the evaluated outcomes and the tags.",
+    required: ['actors', 'outcomes', 'feedback'],
+    properties: {
+      actors: { type: 'array', items: ref('ActorTrust'), description: 'user and agent.' },
+      outcomes: { type: 'array', items: ref('TrustOutcome'), description: 'Evaluated outcomes, oldest first.' },
+      feedback: { type: 'array', items: ref('TrustFeedback'), description: 'Oldest first.' },
+    },
+  },
   AuditEvent: {
     type: 'object',
     required: ['type', 'event_id', 'occurred_at', 'service', 'causation_id', 'correlation_id', 'payload', 'erased'],
@@ -729,7 +796,7 @@ const schemas: Record<string, JsonSchema> = {
       event_id: uuid,
       admin_id: { type: 'string', description: "The admin token's subject." },
       route: { type: 'string', examples: ['GET /v1/admin/users/{user_id}/timeline'] },
-      resource: { type: 'string', description: 'timeline | retention | beliefs | uncertainties | dead-letters | turn:<message_id>', examples: ['timeline', 'turn:5d1c3a2e-0b6f-4a59-9c1e-7f2a8d4b6c10'] },
+      resource: { type: 'string', description: 'timeline | retention | beliefs | uncertainties | trust | dead-letters | turn:<message_id>', examples: ['timeline', 'turn:5d1c3a2e-0b6f-4a59-9c1e-7f2a8d4b6c10'] },
       accessed_at: { type: 'string', format: 'date-time' },
     },
   },
@@ -765,16 +832,7 @@ const schemas: Record<string, JsonSchema> = {
         },
       },
       uncertainties: { ...ref('Uncertainties'), description: 'As GET /v1/admin/users/{user_id}/uncertainties shows them: every uncertainty, and the tolerance.' },
-      trust: {
-        type: 'object',
-        description: 'Empty until the trust service runs.',
-        required: ['actors', 'outcomes', 'feedback'],
-        properties: {
-          actors: { type: 'array', items: { type: 'object' } },
-          outcomes: { type: 'array', items: { type: 'object' } },
-          feedback: { type: 'array', items: { type: 'object' } },
-        },
-      },
+      trust: { ...ref('Trust'), description: 'As GET /v1/admin/users/{user_id}/trust shows it: learned trust per actor, outcomes and tags.' },
       retention: ref('Retention'),
       admin_access: { type: 'array', items: ref('AdminAccess'), description: "Every admin read of the user's data, oldest first." },
     },
@@ -986,7 +1044,7 @@ const paths: Record<string, OpenApiPathItem> = {
         },
         '401': E.unauthenticated,
         '404': error('USER_NOT_FOUND', 'No such user (never created, or erased).'),
-        '503': error('UNAVAILABLE', 'A service the export reads (memory, orchestrator, belief graph, uncertainty, retention) did not answer; retry shortly.'),
+        '503': error('UNAVAILABLE', 'A service the export reads (memory, orchestrator, belief graph, uncertainty, trust, retention) did not answer; retry shortly.'),
       },
     },
   },
@@ -1167,6 +1225,23 @@ const paths: Record<string, OpenApiPathItem> = {
         '404': error('USER_NOT_FOUND', 'No such user.'),
         '422': E.invalid,
         '503': error('UNAVAILABLE', 'The uncertainty service did not answer, or the read could not be recorded; retry shortly.'),
+      },
+    },
+  },
+  '/v1/admin/users/{user_id}/trust': {
+    get: {
+      operationId: 'getUserTrust',
+      summary: "The companion's learned trust, outcomes and tags for a user (role admin)",
+      description: `Trust per provenance actor, the evaluated outcomes of the belief gardener's decisions, and every tag (outcome-driven-trust.md). ${ACCESS_TRAIL}`,
+      tags: ['admin', 'trust'],
+      parameters: [{ name: 'user_id', in: 'path', required: true, description: 'Must be a uuid (otherwise 422).', schema: uuid }],
+      responses: {
+        '200': json(ref('Trust'), 'The trust state of the user (both actors at their initial trust, and empty lists, before any tag).'),
+        '401': E.unauthenticated,
+        '403': error('FORBIDDEN', 'The token lacks the admin role.'),
+        '404': error('USER_NOT_FOUND', 'No such user.'),
+        '422': E.invalid,
+        '503': error('UNAVAILABLE', 'The trust service did not answer, or the read could not be recorded; retry shortly.'),
       },
     },
   },
@@ -1369,6 +1444,7 @@ export const OPENAPI: OpenApiDocument = {
     { name: 'retention', description: 'Proactive messages and their attribution (turn-pipeline §14).' },
     { name: 'beliefs', description: "The belief graph: the user's self-perceptions and the companion's self-beliefs (self-belief-decomposer.md, belief-challenge.md)." },
     { name: 'uncertainty', description: "Contradictions and uncertainties about the user's memories and beliefs, and their reliability (uncertainty-engine.md)." },
+    { name: 'trust', description: "Outcome-driven trust: learned trust per provenance actor, the outcomes it is learned from, and the tags (outcome-driven-trust.md)." },
     { name: 'admin', description: 'Admin and audit (role admin).' },
     { name: 'operations', description: 'Served by every service.' },
     { name: 'docs', description: 'This documentation.' },

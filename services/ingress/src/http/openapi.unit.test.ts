@@ -6,10 +6,11 @@ import { Events } from '@hearth/events';
 import { HealthController } from '@hearth/host';
 import { adminAccessView } from '../app/admin-access.js';
 import { buildTurnTrail } from '../app/audit.js';
-import { belief, memory, uncertainty } from '@hearth/proto';
+import { belief, memory, trust, uncertainty } from '@hearth/proto';
 import { RELIABILITY_STATES } from '@hearth/uncertainty';
 import { beliefGraphView, BELIEF_HOLDERS, exportBeliefsView } from '../app/beliefs-view.js';
 import { memoryView } from '../app/memory-view.js';
+import { trustView } from '../app/trust-view.js';
 import { uncertaintiesView } from '../app/uncertainties-view.js';
 import { exportDocument, exportMessages } from '../app/export.js';
 import { INITIAL_RELATIONSHIP } from '../app/relationship-view.js';
@@ -154,6 +155,7 @@ describe('OpenAPI document of the ingress API', () => {
     ['GET', '/v1/admin/users/{user_id}/retention', ['200', '401', '403', '404', '422', '429', '503']],
     ['GET', '/v1/admin/users/{user_id}/beliefs', ['200', '401', '403', '404', '422', '429', '503']],
     ['GET', '/v1/admin/users/{user_id}/uncertainties', ['200', '401', '403', '404', '422', '429', '503']],
+    ['GET', '/v1/admin/users/{user_id}/trust', ['200', '401', '403', '404', '422', '429', '503']],
   ])('documents %s %s with its statuses', (method, path, statuses) => {
     const doc = documented.find((d) => key(d.method, d.path) === key(method, path));
     expect(Object.keys(doc!.operation.responses).sort()).toEqual(statuses);
@@ -253,6 +255,29 @@ describe('OpenAPI document of the ingress API', () => {
     expect(exported.$ref).toBe('#/components/schemas/Uncertainties');
   });
 
+  it('describes the trust state the app answers, part by part, in the admin route and the export', () => {
+    const view = trustView(
+      trust.GetTrustResponse.fromPartial({
+        actors: [{ actor: 'user', trust: 0.5, updates: 0 }],
+        outcomes: [{ outcomeId: 'o1', horizon: '2h', components: {}, evaluatedAt: new Date(0) }],
+        feedback: [{ tag: '+keep', actor: 'agent', beliefId: 'b1', createdAt: new Date(0) }],
+      }),
+    );
+    const shapes = { Trust: view, ActorTrust: view.actors[0]!, TrustOutcome: view.outcomes[0]!, OutcomeComponents: view.outcomes[0]!.components, TrustFeedback: view.feedback[0]! };
+    for (const [name, shape] of Object.entries(shapes)) {
+      const schema = OPENAPI.components.schemas[name]!;
+      // In the order the app writes them (API.md's).
+      expect([name, schema.required]).toEqual([name, Object.keys(shape)]);
+      expect([name, Object.keys(schema.properties as object)]).toEqual([name, Object.keys(shape)]);
+    }
+    const feedback = OPENAPI.components.schemas.TrustFeedback!.properties as Record<string, JsonSchema>;
+    expect(feedback.reason!.enum).toEqual(['counted', 'duplicate', 'off_target', 'no_belief']);
+    const route = documented.find((d) => key(d.method, d.path) === key('get', '/v1/admin/users/{user_id}/trust'))!;
+    expect(route.operation.responses['200']!.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/Trust' });
+    const exported = (OPENAPI.components.schemas.Export!.properties as Record<string, JsonSchema>).trust!;
+    expect(exported.$ref).toBe('#/components/schemas/Trust');
+  });
+
   it("describes a memory's reliability as the state the app answers", () => {
     const schema = OPENAPI.components.schemas.Memory!;
     const reliability = (schema.properties as Record<string, JsonSchema>).reliability!;
@@ -266,7 +291,8 @@ describe('OpenAPI document of the ingress API', () => {
     const none = (async function* () {})();
     const beliefs = exportBeliefsView(belief.GetBeliefsResponse.fromPartial({}));
     const uncertainties = uncertaintiesView(uncertainty.GetUncertaintiesResponse.fromPartial({}));
-    const doc = exportDocument({ exported_at: '', user: null, controls: null, relationship: null, memories: [], beliefs, uncertainties, retention: null }, none, none);
+    const trustState = trustView(trust.GetTrustResponse.fromPartial({}));
+    const doc = exportDocument({ exported_at: '', user: null, controls: null, relationship: null, memories: [], beliefs, uncertainties, trust: trustState, retention: null }, none, none);
     const schema = OPENAPI.components.schemas.Export!;
     const keys = [...doc.entries].map(([k]) => k);
     expect(schema.required).toEqual(keys);
