@@ -1,0 +1,268 @@
+import { appendDecided, isTransientError, type Bus, type RunningConsumer } from '@hearth/bus';
+import type { Clock } from '@hearth/clock';
+import { getCompanionBeliefs } from '@hearth/events';
+import { requireApplied, waitForCheckpoint, waitForPosition } from '@hearth/store';
+import { counter, type Logger } from '@hearth/telemetry';
+import { anchorsOf, coherenceOf, TRUST_CONFIG, type BeliefView, type Horizon, type OutcomeInputs } from '@hearth/trust';
+import { sql, type Kysely } from 'kysely';
+import { beliefViewOf, decisionOf, loadActors, loadFeedback } from '../adapters/state.js';
+import { SCHEDULER, SERVICE } from '../config.js';
+import type { TrustDb } from '../db.js';
+import { outcomeDrafts } from '../handlers/drafts.js';
+import { decideOutcome } from '../outcomes/outcome.js';
+import { trustProjection } from '../projections/trust.js';
+
+export interface SchedulerDeps {
+  bus: Bus;
+  db: Kysely<TrustDb>;
+  clock: Clock;
+  logger?: Logger;
+}
+
+/** What one pass did. */
+export interface PassReport {
+  users: number;
+  /** Outcomes evaluated (OutcomeEvaluated appended by this replica). */
+  outcomes: number;
+  trustUpdates: number;
+  /** Users whose evaluation failed; the next pass tries them again. */
+  skipped: number;
+}
+
+const outcomesTotal = counter('hearth_trust_outcomes_total', 'Gardener decisions judged at a horizon (§2 OutcomeEvaluator), by horizon');
+const updatesTotal = counter('hearth_trust_updates_total', 'EWMA steps of T_actor (§1 ProvenanceTrust), by actor');
+const skippedTotal = counter('hearth_trust_skipped_users_total', 'Users a pass could not evaluate (their evaluation threw); the next pass tries them again');
+
+/**
+ * §2 Delayed Outcome Evaluation on the (virtual) clock: every pending outcome
+ * whose horizon has passed is judged once, in due order per user, and moves
+ * T_actor. Each user's `schedule` row is leased by one replica at a time (one
+ * statement, SKIP LOCKED) and released with the next due time; the appends
+ * derive their ids from the outcome, so a lease that ran out and a second
+ * replica append nothing new. No transaction stays open meanwhile.
+ */
+export async function evaluateDueOutcomes(deps: SchedulerDeps, opts: { replica: string; isStopping?: () => boolean }): Promise<PassReport> {
+  const { db } = deps;
+  const now = deps.clock.now();
+  const report: PassReport = { users: 0, outcomes: 0, trustUpdates: 0, skipped: 0 };
+  // Users done or skipped in this pass are not leased again in it.
+  const passed = new Set<string>();
+  await projectionCaughtUp(deps);
+  const any = await db.selectFrom('schedule').select('user_id').where('next_due_at', '<=', now).limit(1).executeTakeFirst();
+  if (!any) return report;
+  for (;;) {
+    if (opts.isStopping?.()) return report;
+    const leased = await lease(db, opts.replica, now, passed);
+    for (const [i, { user_id: userId }] of leased.entries()) {
+      passed.add(userId);
+      if (opts.isStopping?.()) {
+        await release(db, opts.replica, userId);
+        continue;
+      }
+      try {
+        const r = await evaluateUser(deps, userId, now);
+        report.users++;
+        report.outcomes += r.outcomes;
+        report.trustUpdates += r.trustUpdates;
+        await release(db, opts.replica, userId);
+      } catch (err) {
+        await release(db, opts.replica, userId);
+        // NATS, Postgres or belief-graph away fails every user alike: end the pass (freeing
+        // the users leased with this one), the next poll retries it.
+        if (isTransientError(err)) {
+          for (const rest of leased.slice(i + 1)) await release(db, opts.replica, rest.user_id).catch(() => undefined);
+          throw err;
+        }
+        // One user's bad data must not keep the users after it from their outcomes.
+        report.skipped++;
+        skippedTotal.add(1);
+        deps.logger?.error({ err, userId, replica: opts.replica }, 'trust outcome evaluation of a user failed; skipped in this pass, retried at the next');
+      }
+    }
+    if (leased.length < SCHEDULER.batchSize) return report;
+  }
+}
+
+/** Leases up to a batch of users with an outcome due, skipping rows another replica is leasing right now and users this pass has seen. */
+async function lease(db: Kysely<TrustDb>, replica: string, now: Date, passed: ReadonlySet<string>): Promise<{ user_id: string }[]> {
+  return db
+    .updateTable('schedule')
+    .set({ claimed_by: replica, claimed_until: sql<Date>`now() + make_interval(secs => ${SCHEDULER.leaseSeconds})` })
+    .where('user_id', 'in', (eb) =>
+      eb
+        .selectFrom('schedule')
+        .select('user_id')
+        .where('next_due_at', '<=', now)
+        .where((w) => w.or([w('claimed_until', 'is', null), w('claimed_until', '<', sql<Date>`now()`)]))
+        .$if(passed.size > 0, (q) => q.where('user_id', 'not in', [...passed]))
+        .orderBy('next_due_at')
+        .orderBy('user_id')
+        .limit(SCHEDULER.batchSize)
+        .forUpdate()
+        .skipLocked(),
+    )
+    .returning('user_id')
+    .execute();
+}
+
+/** Frees the user, with the next due time as the projection now holds it (it applied this replica's appends before). */
+async function release(db: Kysely<TrustDb>, replica: string, userId: string): Promise<void> {
+  const row = await db.selectFrom('outcomes').select((eb) => eb.fn.min('due_at').as('next')).where('user_id', '=', userId).where('evaluated_at', 'is', null).executeTakeFirst();
+  await db
+    .updateTable('schedule')
+    .set({ next_due_at: row?.next ? new Date(row.next) : null, claimed_by: null, claimed_until: null })
+    .where('user_id', '=', userId)
+    .where('claimed_by', '=', replica)
+    .execute();
+}
+
+async function projectionCaughtUp(deps: SchedulerDeps): Promise<void> {
+  const target = await deps.bus.lastSeq('trust');
+  const stream = deps.bus.topology.stream('trust');
+  if (!(await waitForCheckpoint(deps.db, trustProjection.name, stream, target, { timeoutMs: SCHEDULER.catchUpWaitMs }))) {
+    deps.logger?.warn({ target }, 'trust projection is behind its stream; evaluating on what it holds');
+  }
+}
+
+/** The user's due outcomes, in due order, each judged against the companion's state now. */
+async function evaluateUser(deps: SchedulerDeps, userId: string, now: Date): Promise<{ outcomes: number; trustUpdates: number }> {
+  const { db } = deps;
+  const out = { outcomes: 0, trustUpdates: 0 };
+  const due = await db
+    .selectFrom('outcomes')
+    .select(['outcome_id', 'decision_id', 'belief_id', 'horizon', 'due_at'])
+    .where('user_id', '=', userId)
+    .where('evaluated_at', 'is', null)
+    .where('due_at', '<=', now)
+    .orderBy('due_at')
+    .orderBy('outcome_id')
+    .execute();
+  if (due.length === 0) return out;
+  // The companion as it stands now: one answer serves every outcome of this pass.
+  const beliefs = (await getCompanionBeliefs(deps.bus, { userId, at: now, beliefIds: [] }, SERVICE.beliefsTimeoutMs)).beliefs.map(beliefViewOf);
+  const coherence = coherenceOf(anchorsOf(beliefs));
+  const subject = deps.bus.topology.subject('trust', userId);
+  let ownSeq = 0;
+  for (const o of due) {
+    const horizon = o.horizon as Horizon;
+    const alphaScale = TRUST_CONFIG.horizons[horizon].alphaScale;
+    let steps = 0;
+    const appended = await appendDecided(deps.bus, 'trust', userId, async (last) => {
+      steps = 0;
+      // The projection holds every earlier event of the chain, the previous outcome's trust steps too.
+      await requireApplied(db, trustProjection.name, last, { timeoutMs: SERVICE.projectionWaitMs });
+      const row = await db.selectFrom('outcomes').select('evaluated_at').where('outcome_id', '=', o.outcome_id).executeTakeFirst();
+      if (!row || row.evaluated_at) return [];
+      const decisionRow = await db.selectFrom('decisions').selectAll().where('decision_id', '=', o.decision_id).executeTakeFirstOrThrow();
+      const decision = decisionOf(decisionRow);
+      const inputs = await outcomeInputs(db, userId, decision, horizon, now, coherence, beliefs);
+      const actors = await loadActors(db, userId);
+      const d = decideOutcome(inputs, actors, alphaScale);
+      steps = d.steps.length;
+      return outcomeDrafts(
+        { userId, causationId: o.decision_id, correlationId: decisionRow.source_message_id, occurredAt: now },
+        { outcomeId: o.outcome_id, decisionId: o.decision_id, beliefId: o.belief_id, horizon, dueAt: o.due_at, alphaScale },
+        d.result,
+        d.steps,
+      );
+    });
+    const fresh = appended.filter((a) => !a.duplicate);
+    if (fresh.some((a) => a.id === o.outcome_id)) {
+      out.outcomes++;
+      out.trustUpdates += steps;
+      outcomesTotal.add(1, { horizon });
+      if (steps > 0) updatesTotal.add(steps);
+    }
+    ownSeq = Math.max(ownSeq, ...appended.map((a) => a.seq));
+  }
+  // The release reads the next due time from the projection: let it hold this pass's appends.
+  if (ownSeq > 0) await waitForPosition(db, trustProjection.name, subject, ownSeq, { timeoutMs: SCHEDULER.catchUpWaitMs });
+  return out;
+}
+
+/** Everything evaluateOutcome reads about one decision, from the projection and the companion now. */
+async function outcomeInputs(
+  db: Kysely<TrustDb>,
+  userId: string,
+  decision: ReturnType<typeof decisionOf>,
+  horizon: Horizon,
+  now: Date,
+  coherence: number,
+  beliefs: readonly BeliefView[],
+): Promise<OutcomeInputs> {
+  const at = decision.at.getTime();
+  const [samples, conflicts, beliefDecisions, userFeedback] = await Promise.all([
+    db
+      .selectFrom('coherence_samples')
+      .select(['at', 'coherence'])
+      .where('user_id', '=', userId)
+      .where('at', '>=', new Date(at - TRUST_CONFIG.baselineWindowHours * 3_600_000))
+      .where('at', '<=', decision.at)
+      .orderBy('at')
+      .execute(),
+    db.selectFrom('decisions').select('conflicts').where('user_id', '=', userId).where('created_at', '<=', now).orderBy('created_at', 'desc').limit(SERVICE.conflictHistoryLimit).execute(),
+    db
+      .selectFrom('decisions')
+      .select(['created_at', 'action'])
+      .where('user_id', '=', userId)
+      .where('belief_id', '=', decision.beliefId)
+      .where('action', '!=', 'hold')
+      .where('created_at', '>=', new Date(now.getTime() - TRUST_CONFIG.stabilityWindowMs))
+      .where('created_at', '<=', now)
+      .orderBy('created_at')
+      .execute(),
+    loadFeedback(db, userId, new Date(at - TRUST_CONFIG.implicitWindowMs), now, 'user'),
+  ]);
+  const belief = beliefs.find((b) => b.beliefId === decision.beliefId);
+  return {
+    decision,
+    horizon,
+    at: now,
+    coherence,
+    coherenceHistory: samples.map((s) => ({ at: s.at, coherence: s.coherence })),
+    // A belief the graph no longer returns: its conflicts are taken as unchanged.
+    conflicts: belief ? belief.openConflicts : decision.conflicts,
+    conflictHistory: conflicts.map((c) => c.conflicts),
+    beliefDecisions: beliefDecisions.map((d) => ({ at: d.created_at, action: d.action as 'promote' | 'deprecate' })),
+    userFeedback,
+  };
+}
+
+/**
+ * Runs {@link evaluateDueOutcomes} every `pollMs` until stopped: cheap when
+ * nothing is due (one indexed query), and quick to notice a jump of the virtual
+ * clock. Shaped as a consumer so that the host's readiness and shutdown cover it.
+ */
+export function startOutcomeScheduler(deps: SchedulerDeps & { pollMs: number; replica: string }): RunningConsumer {
+  let stopping = false;
+  let wake: (() => void) | null = null;
+  const loop = (async () => {
+    while (!stopping) {
+      try {
+        const r = await evaluateDueOutcomes(deps, { replica: deps.replica, isStopping: () => stopping });
+        if (r.outcomes > 0 || r.skipped > 0) deps.logger?.info({ ...r }, 'trust outcomes evaluated');
+      } catch (err) {
+        deps.logger?.error({ err }, 'trust outcome evaluation failed; retrying at the next poll');
+      }
+      if (stopping) break;
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, deps.pollMs);
+      });
+      wake = null;
+    }
+  })();
+  return {
+    name: 'trust-outcome-scheduler',
+    isBound: () => !stopping,
+    async lag() {
+      const row = await deps.db.selectFrom('schedule').select((eb) => eb.fn.countAll<string>().as('n')).where('next_due_at', '<=', deps.clock.now()).executeTakeFirst();
+      return Number(row?.n ?? 0);
+    },
+    async stop() {
+      stopping = true;
+      (wake as (() => void) | null)?.();
+      await loop;
+    },
+  };
+}
