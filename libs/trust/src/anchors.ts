@@ -43,6 +43,27 @@ export function coherenceOf(anchors: Anchors): number {
 }
 
 /**
+ * A decision's own move of the companion toward (+) or away from (−) its
+ * persona, as it stands now: the decided belief's weight in the live anchor now
+ * less its weight before the decision (activation · confidence, 0 once
+ * deprecated), times its alignment with the origin anchor. What else moved
+ * coherence since (drift, other decisions, new beliefs) is not in it — Safety
+ * Rail 5's baseline, left out by construction rather than extrapolated from a
+ * trend. A decision later undone has no share left. Promoting a persona belief
+ * is a move toward the persona whatever its place among the others; a foreign
+ * belief moves it little either way. 0 for a belief that is not in the
+ * identity stream, not embedded by the anchors' model, or gone.
+ */
+export function decisionCoherence(beliefs: readonly BeliefView[], beliefId: string, before: { confidence: number; level: number }): number {
+  const model = commonModel(beliefs);
+  const { origin } = anchorsOf(beliefs, model);
+  const b = beliefs.find((x) => x.beliefId === beliefId);
+  if (!origin || !b || b.stream !== 'identity' || b.embeddingModel !== model || b.embedding.length !== origin.length) return 0;
+  const weight = (s: { confidence: number; level: number }) => (s.level > TRUST_CONFIG.levels.min ? Math.max(0, b.activation) * Math.max(0, s.confidence) : 0);
+  return (weight(b) - weight(before)) * cosine(b.embedding, origin);
+}
+
+/**
  * §3 g_align = ((a_live − a_origin + 1) / 2)^α: a belief nearer the current self
  * than the origin is more sensitive to feedback, one stuck at the origin resists.
  * Divided by its value at a_live = a_origin (0.5^α), so a belief as near one

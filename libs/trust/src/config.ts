@@ -36,19 +36,25 @@ export const TRUST_CONFIG = {
     '24h': { ms: 24 * HOUR_MS, alphaScale: 1.0 },
   } satisfies Record<Horizon, { ms: number; alphaScale: number }>,
   /**
-   * §2 Coherence: Δcoh normalized to [−1, 1]. Hearth: a change of this much in
-   * cos(anchor_live, anchor_origin), beyond the baseline drift, is full credit.
+   * §2 Coherence: Δcoh normalized to [−1, 1]. Hearth: the decision's own move
+   * toward the persona (decisionCoherence: weight change × alignment with the
+   * origin) that is full credit — one gardener step (0.15) of a fully active
+   * belief half aligned with the origin anchor, as the beliefs of a
+   * four-statement persona are (about 0.5 with the local embedder).
    */
-  coherenceScale: 0.02,
-  /** §2 Coherence / Safety Rails 5: the baseline drift is the coherence trend over this many hours before the decision (Hearth). */
-  baselineWindowHours: 7 * 24,
+  coherenceScale: 0.075,
   /** §2 Conflict: Δconf is normalized by the 95th percentile of the user's open-conflict counts (at least 1). */
   conflictPercentile: 0.95,
   /** §2 Stability: reversals are looked for in a 7-day window. */
   stabilityWindowMs: 7 * 24 * HOUR_MS,
   /** §2 Stability: this many direction changes in the window is ping-pong (−1); one is inconclusive (0) (Hearth). */
   pingPongReversals: 2,
-  /** §2 User validation: explicit tags in the 24 h after the decision; combined 0.7·explicit + 0.3·implicit. */
+  /**
+   * §2 User validation: explicit tags in the 24 h after the decision; combined
+   * 0.7·explicit + 0.3·implicit, over the parts that have a signal (Hearth: a
+   * part with none — no tag on the belief; no +doubt on either side — is left
+   * out and the other counts alone, rather than averaged in as a 0).
+   */
   validationWindowMs: 24 * HOUR_MS,
   validationMix: { explicit: 0.7, implicit: 0.3 },
   /** Future enhancement 3 (implicit validation): the user's +doubt rate is compared over this window before and after (Hearth: the validation window). */

@@ -6,6 +6,6 @@ export * from './config.js';
 export * from './types.js';
 export { initialActorTrust, alphaFor, updateTrust, trustMultiplier } from './provenance.js';
 export { mayTag, detectTags, alignTag, cosine } from './tags.js';
-export { anchorsOf, coherenceOf, gAlign } from './anchors.js';
+export { anchorsOf, coherenceOf, decisionCoherence, gAlign } from './anchors.js';
 export { isNegativeTag, weighFeedback, gateFeedback, scoreBelief, globalScore, gardenerVerdict } from './aggregate.js';
 export { evaluateOutcome, doubtRateBefore, percentile } from './outcome.js';

@@ -3,8 +3,6 @@ import { isNegativeTag } from './aggregate.js';
 import { clamp } from './math.js';
 import type { FeedbackEntry, OutcomeInputs, OutcomeResult } from './types.js';
 
-const HOUR_MS = 3_600_000;
-
 /**
  * §2 OutcomeEvaluator, one decision at one horizon: r = w₁·Δcoh + w₂·Δconf +
  * w₃·stab + w₄·val, each component in [−1, 1], and r_actor = share · r over the
@@ -15,9 +13,14 @@ export function evaluateOutcome(i: OutcomeInputs): OutcomeResult {
   const { coherence, baseline } = coherenceComponent(i);
   const confidence = clamp((decision.conflicts - i.conflicts) / Math.max(1, percentile(i.conflictHistory, TRUST_CONFIG.conflictPercentile)), -1, 1);
   const stability = stabilityComponent(i);
-  const validationExplicit = explicitValidation(i);
-  const validationImplicit = implicitValidation(i);
-  const validation = TRUST_CONFIG.validationMix.explicit * validationExplicit + TRUST_CONFIG.validationMix.implicit * validationImplicit;
+  const explicit = explicitValidation(i);
+  const implicit = implicitValidation(i);
+  const validation = combine([
+    [TRUST_CONFIG.validationMix.explicit, explicit],
+    [TRUST_CONFIG.validationMix.implicit, implicit],
+  ]);
+  const validationExplicit = explicit ?? 0;
+  const validationImplicit = implicit ?? 0;
   const w = TRUST_CONFIG.rewardWeights;
   const reward = w.coherence * coherence + w.confidence * confidence + w.stability * stability + w.validation * validation;
   const credit: Partial<Record<Actor, number>> = {};
@@ -28,17 +31,16 @@ export function evaluateOutcome(i: OutcomeInputs): OutcomeResult {
 }
 
 /**
- * §2 Coherence with Safety Rails 5: the change of cos(live, origin) since the
- * decision, minus the drift the trend before it predicts (least-squares slope
- * over baselineWindowHours × the time since), normalized by coherenceScale.
+ * §2 Coherence with Safety Rails 5: the decision's own move toward the persona
+ * (decisionCoherence), normalized by coherenceScale. The change of the
+ * companion's coherence since the decision is the baseline drift: recorded,
+ * left out. (A trend fitted to the few samples before a decision and
+ * extrapolated over 24 h swamped the decision it was to isolate; the change of
+ * a weighted mean moved up or down with the promoted belief's place among the
+ * persona's others, not with whether it was the persona's.)
  */
 function coherenceComponent(i: OutcomeInputs): { coherence: number; baseline: number } {
-  const decidedAt = i.decision.at.getTime();
-  const from = decidedAt - TRUST_CONFIG.baselineWindowHours * HOUR_MS;
-  const samples = i.coherenceHistory.filter((s) => s.at.getTime() >= from && s.at.getTime() <= decidedAt).map((s) => [s.at.getTime() - decidedAt, s.coherence] as const);
-  const baseline = slope(samples) * (i.at.getTime() - decidedAt);
-  const delta = i.coherence - i.decision.coherence - baseline;
-  return { coherence: clamp(delta / TRUST_CONFIG.coherenceScale, -1, 1), baseline };
+  return { coherence: clamp(i.coherenceOwn / TRUST_CONFIG.coherenceScale, -1, 1), baseline: i.coherence - i.decision.coherence };
 }
 
 /**
@@ -66,9 +68,9 @@ function stabilityComponent(i: OutcomeInputs): number {
  * the 24 h after it (up to now): those that go the action's way (+keep for a
  * promotion, +doubt/+artifact for a deprecation) against those that do not.
  */
-function explicitValidation(i: OutcomeInputs): number {
+function explicitValidation(i: OutcomeInputs): number | null {
   const { decision } = i;
-  if (decision.action === 'hold') return 0;
+  if (decision.action === 'hold') return null;
   const from = decision.at.getTime();
   const until = Math.min(from + TRUST_CONFIG.validationWindowMs, i.at.getTime());
   let agree = 0;
@@ -79,7 +81,14 @@ function explicitValidation(i: OutcomeInputs): number {
     if (agrees(decision.action, e)) agree += 1;
     else disagree += 1;
   }
-  return agree + disagree === 0 ? 0 : (agree - disagree) / (agree + disagree);
+  return agree + disagree === 0 ? null : (agree - disagree) / (agree + disagree);
+}
+
+/** The validation mix over the parts that have a signal (null: none); 0 when neither has. */
+function combine(parts: readonly (readonly [number, number | null])[]): number {
+  const present = parts.filter((p): p is readonly [number, number] => p[1] !== null);
+  const total = present.reduce((s, [w]) => s + w, 0);
+  return total === 0 ? 0 : present.reduce((s, [w, v]) => s + w * v, 0) / total;
 }
 
 function agrees(action: Exclude<GardenerAction, 'hold'>, e: FeedbackEntry): boolean {
@@ -89,13 +98,15 @@ function agrees(action: Exclude<GardenerAction, 'hold'>, e: FeedbackEntry): bool
 /**
  * §2 User validation, implicit (Future enhancement 3): the user's doubt rate
  * before the decision minus after it. A user who doubts less since is a good
- * sign whatever the action; 0 when either window has no tag of the user.
+ * sign whatever the action. No signal (null) when either window has no tag of
+ * the user, or neither has a doubt: a rate that is 0 on both sides cannot change.
  */
-function implicitValidation(i: OutcomeInputs): number {
+function implicitValidation(i: OutcomeInputs): number | null {
   const t = i.decision.at.getTime();
   const before = doubtRateIn(i.userFeedback, t - TRUST_CONFIG.implicitWindowMs, t, false);
   const after = doubtRateIn(i.userFeedback, t, i.at.getTime(), true);
-  return before === null || after === null ? 0 : clamp(before - after, -1, 1);
+  if (before === null || after === null || (before === 0 && after === 0)) return null;
+  return clamp(before - after, -1, 1);
 }
 
 /**
@@ -131,17 +142,3 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (rank - lo);
 }
 
-/** Least-squares slope of y over x; 0 with fewer than two samples or no spread in x. */
-function slope(points: readonly (readonly [number, number])[]): number {
-  if (points.length < 2) return 0;
-  const n = points.length;
-  const mx = points.reduce((s, [x]) => s + x, 0) / n;
-  const my = points.reduce((s, [, y]) => s + y, 0) / n;
-  let sxx = 0;
-  let sxy = 0;
-  for (const [x, y] of points) {
-    sxx += (x - mx) ** 2;
-    sxy += (x - mx) * (y - my);
-  }
-  return sxx === 0 ? 0 : sxy / sxx;
-}

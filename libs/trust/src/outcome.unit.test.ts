@@ -7,10 +7,10 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const at = (ms: number) => new Date(T0.getTime() + ms);
 
-const decision: DecisionRecord = { decisionId: 'd1', beliefId: 'b1', action: 'promote', at: T0, coherence: 0.8, conflicts: 2, confidence: 0.6, doubtRate: 0, contributions: { user: 0.75, agent: 0.25 } };
+const decision: DecisionRecord = { decisionId: 'd1', beliefId: 'b1', action: 'promote', at: T0, coherence: 0.8, conflicts: 2, confidence: 0.6, level: 0, doubtRate: 0, contributions: { user: 0.75, agent: 0.25 } };
 
 function inputs(over: Partial<OutcomeInputs> = {}): OutcomeInputs {
-  return { decision, horizon: '24h', at: at(DAY), coherence: 0.8, coherenceHistory: [], conflicts: 2, conflictHistory: [], beliefDecisions: [], userFeedback: [], ...over };
+  return { decision, horizon: '24h', at: at(DAY), coherence: 0.8, coherenceOwn: 0, conflicts: 2, conflictHistory: [], beliefDecisions: [], userFeedback: [], ...over };
 }
 
 let n = 0;
@@ -29,23 +29,15 @@ describe('evaluateOutcome (§2)', () => {
   });
 
   describe('coherence (Δcoh, Safety Rails 5)', () => {
-    it('given coherence rose by the scale on a flat baseline then +1; fell by half of it then −0.5', () => {
-      const flat = [0, 1, 2, 3].map((d) => ({ at: at(-d * DAY), coherence: 0.8 }));
-      expect(evaluateOutcome(inputs({ coherence: 0.8 + TRUST_CONFIG.coherenceScale, coherenceHistory: flat })).components.coherence).toBeCloseTo(1, 9);
-      expect(evaluateOutcome(inputs({ coherence: 0.8 - TRUST_CONFIG.coherenceScale / 2, coherenceHistory: flat })).components.coherence).toBeCloseTo(-0.5, 9);
+    it("given the decision's own move toward the persona is the scale then +1; half of it away then −0.5", () => {
+      expect(evaluateOutcome(inputs({ coherenceOwn: TRUST_CONFIG.coherenceScale })).components.coherence).toBeCloseTo(1, 9);
+      expect(evaluateOutcome(inputs({ coherenceOwn: -TRUST_CONFIG.coherenceScale / 2 })).components.coherence).toBeCloseTo(-0.5, 9);
     });
 
-    it('given coherence was already rising at the same rate then the rise is drift, not the decision: 0', () => {
-      const perDay = 0.01;
-      const rising = [0, 1, 2, 3, 4].map((d) => ({ at: at(-d * DAY), coherence: 0.8 - d * perDay }));
-      const r = evaluateOutcome(inputs({ coherence: 0.8 + perDay, coherenceHistory: rising }));
-      expect(r.coherenceBaseline).toBeCloseTo(perDay, 12);
-      expect(r.components.coherence).toBeCloseTo(0, 9);
-    });
-
-    it('given samples outside the baseline window or fewer than two then there is no baseline', () => {
-      const old = [{ at: at(-8 * DAY), coherence: 0.5 }, { at: at(-9 * DAY), coherence: 0.4 }, { at: at(-1 * HOUR), coherence: 0.8 }];
-      expect(evaluateOutcome(inputs({ coherenceHistory: old })).coherenceBaseline).toBe(0);
+    it('given coherence rose since the decision but not by the decision then the rise is baseline drift, recorded and left out', () => {
+      const r = evaluateOutcome(inputs({ coherence: 0.85, coherenceOwn: 0 }));
+      expect(r.coherenceBaseline).toBeCloseTo(0.05, 12);
+      expect(r.components.coherence).toBe(0);
     });
   });
 
@@ -98,7 +90,8 @@ describe('evaluateOutcome (§2)', () => {
       const r = evaluateOutcome(inputs({ userFeedback: [...before, ...after] }));
       expect(r.validationImplicit).toBeCloseTo(0.5, 12);
       expect(r.validationExplicit).toBe(0);
-      expect(r.components.validation).toBeCloseTo(0.3 * 0.5, 12);
+      // No tag on the decided belief: the explicit part has no signal, the implicit one counts alone.
+      expect(r.components.validation).toBeCloseTo(0.5, 12);
       expect(evaluateOutcome(inputs({ userFeedback: before })).validationImplicit).toBe(0);
       expect(doubtRateBefore([...before, ...after], T0)).toBeCloseTo(0.5, 12);
       expect(doubtRateBefore([], T0)).toBe(0);
@@ -106,10 +99,10 @@ describe('evaluateOutcome (§2)', () => {
   });
 
   it('given every component at its best then r = 1; at its worst r = −1', () => {
-    const best = evaluateOutcome(inputs({ coherence: 0.9, conflicts: 0, conflictHistory: [2], userFeedback: [tag('+doubt', -HOUR), tag('+keep', HOUR)] }));
+    const best = evaluateOutcome(inputs({ coherenceOwn: TRUST_CONFIG.coherenceScale, conflicts: 0, conflictHistory: [2], userFeedback: [tag('+doubt', -HOUR), tag('+keep', HOUR)] }));
     expect(best.reward).toBeCloseTo(1, 12);
     const pingPong = [{ at: at(-2 * DAY), action: 'promote' as const }, { at: at(-DAY), action: 'deprecate' as const }];
-    const worst = evaluateOutcome(inputs({ coherence: 0.7, conflicts: 4, conflictHistory: [2], beliefDecisions: pingPong, userFeedback: [tag('+keep', -HOUR), tag('+doubt', HOUR)] }));
+    const worst = evaluateOutcome(inputs({ coherenceOwn: -TRUST_CONFIG.coherenceScale, conflicts: 4, conflictHistory: [2], beliefDecisions: pingPong, userFeedback: [tag('+keep', -HOUR), tag('+doubt', HOUR)] }));
     expect(worst.reward).toBeCloseTo(-1, 12);
     expect(worst.credit).toEqual({ user: expect.closeTo(-0.75, 12), agent: expect.closeTo(-0.25, 12) });
   });

@@ -6,7 +6,7 @@ import { BELIEF_CONFIG, embeddingTextOf } from '@hearth/beliefs';
 import { createLocalEmbedder } from '@hearth/llm';
 import { TRUST_CONFIG, type Actor, type Horizon } from './config.js';
 import { gardenerVerdict, gateFeedback, globalScore, scoreBelief, weighFeedback } from './aggregate.js';
-import { anchorsOf, gAlign } from './anchors.js';
+import { anchorsOf, coherenceOf, decisionCoherence, gAlign } from './anchors.js';
 import { doubtRateBefore, evaluateOutcome } from './outcome.js';
 import { initialActorTrust, updateTrust } from './provenance.js';
 import { alignTag, detectTags } from './tags.js';
@@ -24,6 +24,11 @@ const at = (ms: number) => new Date(T0.getTime() + ms);
 
 function seeded(beliefId: string, canonicalText: string): BeliefView {
   return { beliefId, canonicalText, embedding: vec(canonicalText), embeddingModel: embedder.model, stream: 'identity', activation: 1, confidence: 0.6, seeded: true, level: 0, openConflicts: 0 };
+}
+
+/** A belief the companion picked up from its own replies, beyond its persona. */
+function grown(beliefId: string, canonicalText: string): BeliefView {
+  return { ...seeded(beliefId, canonicalText), seeded: false };
 }
 
 /** The trust system of one user and companion, as the trust service and the gardener would drive it. */
@@ -54,17 +59,19 @@ class World {
   }
 
   /** The gardener's scan: a verdict for every belief with feedback, applied to the belief, recorded for evaluation. */
-  scan(when: Date, coherence: number): DecisionRecord[] {
+  scan(when: Date): DecisionRecord[] {
+    const coherence = this.coherence();
     const global = globalScore(this.history, when);
     const made: DecisionRecord[] = [];
     for (const b of this.beliefs) {
       const score = scoreBelief(b.beliefId, this.history, when);
       if (Object.keys(score.contributions).length === 0) continue;
       const verdict = gardenerVerdict(score, global, b.level);
+      const before = { confidence: b.confidence, level: b.level };
       if (verdict.action === 'promote') Object.assign(b, { level: b.level + 1, confidence: Math.min(1, b.confidence + TRUST_CONFIG.gardenerStep) });
       if (verdict.action === 'deprecate') Object.assign(b, { level: b.level - 1, confidence: Math.max(0, b.confidence - TRUST_CONFIG.gardenerStep) });
       const userTags = this.history.filter((e) => e.actor === 'user');
-      const d: DecisionRecord = { decisionId: `d${this.decisions.length + 1}`, beliefId: b.beliefId, action: verdict.action, at: when, coherence, conflicts: b.openConflicts, confidence: b.confidence, doubtRate: doubtRateBefore(userTags, when), contributions: score.contributions };
+      const d: DecisionRecord = { decisionId: `d${this.decisions.length + 1}`, beliefId: b.beliefId, action: verdict.action, at: when, coherence, conflicts: b.openConflicts, ...before, doubtRate: doubtRateBefore(userTags, when), contributions: score.contributions };
       this.decisions.push(d);
       made.push(d);
     }
@@ -72,14 +79,20 @@ class World {
   }
 
   /** A decision judged at one horizon; each actor's credit updates its trust. */
-  evaluate(d: DecisionRecord, horizon: Horizon, coherence: number, coherenceHistory: readonly { at: Date; coherence: number }[]): OutcomeResult {
+  /** The companion's coherence as its beliefs stand. */
+  coherence(): number {
+    return coherenceOf(anchorsOf(this.beliefs, embedder.model));
+  }
+
+  /** A decision judged at one horizon, on the beliefs as they stand then; each actor's credit updates its trust. */
+  evaluate(d: DecisionRecord, horizon: Horizon): OutcomeResult {
     const when = new Date(d.at.getTime() + TRUST_CONFIG.horizons[horizon].ms);
     const result = evaluateOutcome({
       decision: d,
       horizon,
       at: when,
-      coherence,
-      coherenceHistory,
+      coherence: this.coherence(),
+      coherenceOwn: decisionCoherence(this.beliefs, d.beliefId, { confidence: d.confidence, level: d.level }),
       conflicts: 0,
       conflictHistory: [],
       beliefDecisions: this.decisions.filter((x) => x.beliefId === d.beliefId && x.at <= when),
@@ -97,13 +110,12 @@ class World {
 }
 
 describe('scenarios (outcome-driven-trust.md, Scenario Tests)', () => {
-  it('Scenario 1: given a user who keeps validating beliefs and coherence rises after each promotion then T_user > 0.7', () => {
-    const traits = ['patient', 'curious', 'honest', 'kind', 'calm', 'playful', 'loyal', 'thoughtful', 'creative', 'generous', 'gentle', 'brave', 'funny', 'warm', 'optimistic', 'organized', 'adventurous', 'empathetic', 'reliable', 'humble'];
-    const world = new World(traits.map((t) => seeded(`b-${t}`, `i am a ${t} person`)));
-    // The awareness loop's coherence: a step up an hour after each decision, flat in between.
+  it('Scenario 1: given a user who keeps validating persona beliefs, so coherence improves with each promotion, then T_user > 0.7', () => {
+    // A persona of four self-statements (as the library's templates have), and what the companion has picked up from its own replies since.
+    const traits = ['patient', 'curious', 'honest', 'kind'];
+    const picked = ['i like late night radio', 'i collect old maps', 'i prefer rainy weekends'];
+    const world = new World([...traits.map((t) => seeded(`b-${t}`, `i am a ${t} person`)), ...picked.map((t, k) => grown(`g-${k}`, t))]);
     const decidedAt = traits.map((_, k) => k * 8 * DAY);
-    const coherenceAt = (t: number) => 0.7 + 0.02 * decidedAt.filter((d) => d + HOUR <= t).length;
-    const historyBefore = (t: number) => Array.from({ length: 4 * 8 }, (_, i) => t - i * 6 * HOUR).map((s) => ({ at: at(s), coherence: coherenceAt(s) }));
     const trustAfter: number[] = [];
 
     traits.forEach((trait, k) => {
@@ -113,18 +125,21 @@ describe('scenarios (outcome-driven-trust.md, Scenario Tests)', () => {
         ['+keep', `b-${trait}`, true],
         ['+keep', `b-${trait}`, true],
       ]);
-      const [decision, ...others] = world.scan(at(d), coherenceAt(d));
+      const [decision, ...others] = world.scan(at(d));
       expect(others).toEqual([]);
       expect(decision).toMatchObject({ beliefId: `b-${trait}`, action: 'promote', contributions: { user: 1 } });
       world.say('user', `see, you really are so ${trait}!`, at(d + 90 * MIN));
       for (const h of ['2h', '24h'] as const) {
-        const r = world.evaluate(decision!, h, coherenceAt(d + TRUST_CONFIG.horizons[h].ms), historyBefore(d));
-        expect(r.components).toMatchObject({ coherence: expect.closeTo(1, 6), stability: 1, validation: expect.closeTo(0.7, 6) });
+        const r = world.evaluate(decision!, h);
+        // The user said it again within the window and never doubted: explicit validation alone, +1.
+        expect(r.components).toMatchObject({ stability: 1, validation: 1 });
+        // Raising a persona belief over what was picked up since brings the companion nearer itself.
+        expect(r.components.coherence).toBeGreaterThan(0.5);
       }
       trustAfter.push(world.trust.user.trust);
     });
 
-    expect(world.outcomes).toHaveLength(40);
+    expect(world.outcomes).toHaveLength(8);
     expect(trustAfter.every((t, i) => i === 0 || t > trustAfter[i - 1]!)).toBe(true);
     expect(world.trust.user.trust).toBeGreaterThan(0.7);
     expect(world.trust.agent).toEqual(initialActorTrust('agent'));
@@ -142,17 +157,18 @@ describe('scenarios (outcome-driven-trust.md, Scenario Tests)', () => {
     expect(burst.filter((e) => !e.applied).every((e) => e.reason === 'duplicate')).toBe(true);
     // …then the same template every 10 minutes for a day, the gardener scanning hourly.
     for (let t = HOUR; t <= 24 * HOUR; t += 10 * MIN) world.say('agent', reply, at(t));
-    for (let h = 1; h <= 24; h++) world.scan(at(h * HOUR), 0.8);
+    for (let h = 1; h <= 24; h++) world.scan(at(h * HOUR));
 
     expect(world.decisions.map((d) => d.action)).toEqual(['promote', ...Array<string>(23).fill('hold')]);
-    const flat = Array.from({ length: 28 }, (_, i) => ({ at: at(-i * 6 * HOUR), coherence: 0.8 }));
-    for (const d of world.decisions) for (const h of ['2h', '24h'] as const) world.evaluate(d, h, 0.8, flat);
+    for (const d of world.decisions) for (const h of ['2h', '24h'] as const) world.evaluate(d, h);
 
-    // No coherence gain, no user validation: only the promotion's stability is rewarded, the holds are r = 0 and gated.
+    // 204 tags, one decision that changed anything: the promotion (a move toward the persona, stable, validated by
+    // nobody) is credited once; the holds are r = 0 and gated. The spam does not accumulate: T_agent moves one step.
     expect(world.outcomes.slice(2).every((o) => Math.abs(o.reward) < TRUST_CONFIG.rMin)).toBe(true);
+    expect(world.outcomes[1]!.components.validation).toBe(0);
     expect(world.steps).toHaveLength(2);
-    expect(world.trust.agent.trust).toBeGreaterThan(0.45);
-    expect(world.trust.agent.trust).toBeLessThan(0.55);
+    expect(world.trust.agent.trust).toBeGreaterThan(0.5);
+    expect(world.trust.agent.trust).toBeLessThan(0.6);
     expect(world.trust.user).toEqual(initialActorTrust('user'));
   });
 

@@ -112,6 +112,8 @@ export interface DecisionRecord {
   coherence: number;
   conflicts: number;
   confidence: number;
+  /** The belief's gardener level before the decision. */
+  level: number;
   doubtRate: number;
   contributions: Partial<Record<Actor, number>>;
 }
@@ -122,10 +124,10 @@ export interface OutcomeInputs {
   horizon: Horizon;
   /** The evaluation time (the decision's time + the horizon, or later on catch-up). */
   at: Date;
-  /** cos(anchor_live, anchor_origin) now. */
+  /** The companion's coherence now (coherenceOf). */
   coherence: number;
-  /** Coherence samples before the decision (for the baseline drift). */
-  coherenceHistory: readonly { at: Date; coherence: number }[];
+  /** The decision's own move toward the persona, as it stands now (decisionCoherence). */
+  coherenceOwn: number;
   /** Open conflicts touching the belief now, and the user's history of such counts (for the 95th percentile). */
   conflicts: number;
   conflictHistory: readonly number[];

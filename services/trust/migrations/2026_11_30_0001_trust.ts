@@ -66,6 +66,7 @@ export const migration: Migration = {
       .addColumn('coherence', 'double precision', (c) => c.notNull())
       .addColumn('conflicts', 'integer', (c) => c.notNull())
       .addColumn('confidence', 'double precision', (c) => c.notNull())
+      .addColumn('level', 'integer', (c) => c.notNull())
       .addColumn('doubt_rate', 'double precision', (c) => c.notNull())
       .addColumn('source_message_id', 'text', (c) => c.notNull())
       .addColumn('created_at', 'timestamptz', (c) => c.notNull())

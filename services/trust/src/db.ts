@@ -46,6 +46,8 @@ export interface DecisionsTable {
   coherence: number;
   conflicts: number;
   confidence: number;
+  /** The belief's gardener level before the decision. */
+  level: number;
   doubt_rate: number;
   source_message_id: string;
   created_at: Date;

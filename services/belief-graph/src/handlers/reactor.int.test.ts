@@ -135,7 +135,8 @@ async function startBeliefGraph(label: string, opts: { stub?: LlmStub; live?: bo
       if (!(await waitForPosition(db, beliefsProjection.name, at.subject, at.seq, { timeoutMs: 20_000 }))) throw new Error('the projection did not apply the outcome');
     },
     async companion(user: { userId: string }, over: Partial<belief.GetCompanionBeliefsRequest> = {}): Promise<belief.CompanionBelief[]> {
-      return (await getCompanionBeliefs(bus, belief.GetCompanionBeliefsRequest.fromPartial({ userId: user.userId, at: clock.now(), ...over }))).beliefs;
+      // A moment after the clock: what was recorded at the clock's time counts (the query leaves out what is recorded at `at`).
+      return (await getCompanionBeliefs(bus, belief.GetCompanionBeliefsRequest.fromPartial({ userId: user.userId, at: new Date(clock.now().getTime() + 1), ...over }))).beliefs;
     },
     /** What the graph made of the user's gardener decisions, in order. */
     async gardened(userId: string): Promise<belief.BeliefGardened[]> {
@@ -453,7 +454,10 @@ describe("the trust service's side of the graph (outcome-driven-trust.md)", () =
     // One occurrence (the seed): 60 days later it has decayed by 60 days of the identity half-life.
     expect(later.activation).toBeCloseTo(seed.activation * Math.pow(0.5, 60 / BELIEF_CONFIG.halfLifeDays.identity), 9);
     expect(later.activation).toBeLessThan(seed.activation);
-    expect((await g.companion(user, { at: new Date(start.getTime() - DAY), beliefIds: [seed.beliefId] }))[0]!.activation).toBe(0);
+    // asked for a time before it was seeded, the companion did not hold it yet
+    expect(await g.companion(user, { at: new Date(start.getTime() - DAY), beliefIds: [seed.beliefId] })).toEqual([]);
+    // nor at the very time it was recorded: a turn's own reply is not part of the companion that turn is read against
+    expect(await g.companion(user, { at: start, beliefIds: [seed.beliefId] })).toEqual([]);
 
     // filtered by id; ids that are not the companion's name nothing
     const mine = (await g.queries.get(user.userId, 'user')).nodes[0]!;

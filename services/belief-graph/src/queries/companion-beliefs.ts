@@ -36,14 +36,17 @@ export function createGetCompanionBeliefsQuery(db: Kysely<BeliefDb>): (request: 
       .where('user_id', '=', req.userId)
       .where('holder', '=', 'companion')
       .where('deleted_at', 'is', null)
-      .where('merged_into', 'is', null);
+      .where('merged_into', 'is', null)
+      // As the companion stood before `at`: a turn's own reply (recorded at the turn's time) is not yet
+      // part of it, or its self-tag would align with the belief that very sentence just created.
+      .where('created_at', '<', at);
     let evidence = db
       .selectFrom('occurrences')
       .innerJoin('nodes', 'nodes.belief_id', 'occurrences.belief_id')
       .select(['occurrences.belief_id', 'occurrences.created_at', 'occurrences.source_weight', 'occurrences.atom_confidence', 'occurrences.context_id'])
       .where('occurrences.user_id', '=', req.userId)
       .where('occurrences.deleted_at', 'is', null)
-      .where('occurrences.created_at', '<=', at)
+      .where('occurrences.created_at', '<', at)
       .where('nodes.holder', '=', 'companion')
       .where('nodes.deleted_at', 'is', null)
       .where('nodes.merged_into', 'is', null);

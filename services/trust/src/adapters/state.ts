@@ -70,6 +70,7 @@ export function decisionOf(row: Selectable<DecisionsTable>): DecisionRecord {
     coherence: row.coherence,
     conflicts: row.conflicts,
     confidence: row.confidence,
+    level: row.level,
     doubtRate: row.doubt_rate,
     contributions: row.contributions as DecisionRecord['contributions'],
   };

@@ -38,6 +38,8 @@ export interface TurnDecision {
   coherence: number;
   conflicts: number;
   confidence: number;
+  /** The belief's gardener level before the decision. */
+  level: number;
   doubtRate: number;
   /** When the outcome is judged at each horizon; null for a hold (nothing was decided). */
   shortDueAt: Date | null;
@@ -116,6 +118,7 @@ export function decideTurn(input: TurnInput): TurnDecisionResult {
       coherence,
       conflicts: belief.openConflicts,
       confidence: belief.confidence,
+      level: belief.level,
       doubtRate,
       shortDueAt: decided ? new Date(at.getTime() + TRUST_CONFIG.horizons['2h'].ms) : null,
       longDueAt: decided ? new Date(at.getTime() + TRUST_CONFIG.horizons['24h'].ms) : null,

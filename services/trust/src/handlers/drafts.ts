@@ -71,6 +71,7 @@ export function turnDrafts(
           coherence: x.coherence,
           conflicts: x.conflicts,
           confidence: x.confidence,
+          level: x.level,
           doubtRate: x.doubtRate,
           shortDueAt: x.shortDueAt ?? undefined,
           longDueAt: x.longDueAt ?? undefined,

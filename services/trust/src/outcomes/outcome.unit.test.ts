@@ -5,13 +5,13 @@ const AT = new Date('2026-11-01T09:00:00Z');
 const HOUR = 3_600_000;
 
 function inputs(decision: Partial<DecisionRecord>, opts: Partial<OutcomeInputs> = {}): OutcomeInputs {
-  const d: DecisionRecord = { decisionId: 'd1', beliefId: 'b1', action: 'promote', at: AT, coherence: 0.9, conflicts: 2, confidence: 0.6, doubtRate: 0, contributions: { user: 0.6, agent: 0.4 }, ...decision };
+  const d: DecisionRecord = { decisionId: 'd1', beliefId: 'b1', action: 'promote', at: AT, coherence: 0.9, conflicts: 2, confidence: 0.6, level: 0, doubtRate: 0, contributions: { user: 0.6, agent: 0.4 }, ...decision };
   return {
     decision: d,
     horizon: '24h',
     at: new Date(AT.getTime() + 24 * HOUR),
     coherence: 0.9,
-    coherenceHistory: [],
+    coherenceOwn: 0,
     conflicts: 0,
     conflictHistory: [2],
     beliefDecisions: [{ at: AT, action: 'promote' }],

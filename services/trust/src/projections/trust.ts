@@ -109,6 +109,7 @@ async function gardenerDecided(trx: Trx, e: StoredEvent): Promise<void> {
       coherence: d.coherence,
       conflicts: d.conflicts,
       confidence: d.confidence,
+      level: d.level,
       doubt_rate: d.doubtRate,
       source_message_id: d.sourceMessageId,
       created_at: e.occurredAt,

@@ -3,7 +3,7 @@ import type { Clock } from '@hearth/clock';
 import { getCompanionBeliefs } from '@hearth/events';
 import { requireApplied, waitForCheckpoint, waitForPosition } from '@hearth/store';
 import { counter, type Logger } from '@hearth/telemetry';
-import { anchorsOf, coherenceOf, TRUST_CONFIG, type BeliefView, type Horizon, type OutcomeInputs } from '@hearth/trust';
+import { anchorsOf, coherenceOf, decisionCoherence, TRUST_CONFIG, type BeliefView, type Horizon, type OutcomeInputs } from '@hearth/trust';
 import { sql, type Kysely } from 'kysely';
 import { beliefViewOf, decisionOf, loadActors, loadFeedback } from '../adapters/state.js';
 import { SCHEDULER, SERVICE } from '../config.js';
@@ -191,15 +191,7 @@ async function outcomeInputs(
   beliefs: readonly BeliefView[],
 ): Promise<OutcomeInputs> {
   const at = decision.at.getTime();
-  const [samples, conflicts, beliefDecisions, userFeedback] = await Promise.all([
-    db
-      .selectFrom('coherence_samples')
-      .select(['at', 'coherence'])
-      .where('user_id', '=', userId)
-      .where('at', '>=', new Date(at - TRUST_CONFIG.baselineWindowHours * 3_600_000))
-      .where('at', '<=', decision.at)
-      .orderBy('at')
-      .execute(),
+  const [conflicts, beliefDecisions, userFeedback] = await Promise.all([
     db.selectFrom('decisions').select('conflicts').where('user_id', '=', userId).where('created_at', '<=', now).orderBy('created_at', 'desc').limit(SERVICE.conflictHistoryLimit).execute(),
     db
       .selectFrom('decisions')
@@ -219,7 +211,7 @@ async function outcomeInputs(
     horizon,
     at: now,
     coherence,
-    coherenceHistory: samples.map((s) => ({ at: s.at, coherence: s.coherence })),
+    coherenceOwn: decisionCoherence(beliefs, decision.beliefId, { confidence: decision.confidence, level: decision.level }),
     // A belief the graph no longer returns: its conflicts are taken as unchanged.
     conflicts: belief ? belief.openConflicts : decision.conflicts,
     conflictHistory: conflicts.map((c) => c.conflicts),

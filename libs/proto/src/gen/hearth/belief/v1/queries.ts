@@ -195,7 +195,11 @@ export interface ListBeliefUsersResponse {
  */
 export interface GetCompanionBeliefsRequest {
   userId: string;
-  /** Activation is computed at this time (the virtual clock of the asker). */
+  /**
+   * The companion as it stood before this time (the virtual clock of the asker):
+   * beliefs and evidence recorded at `at` or later are left out (a turn's own
+   * reply is not yet part of it), and activation is computed at it.
+   */
   at:
     | Date
     | undefined;

@@ -107,6 +107,8 @@ export interface GardenerDecided {
   shortDueAt: Date | undefined;
   longDueAt: Date | undefined;
   sourceMessageId: string;
+  /** The belief's gardener level before the decision (−1 … +1). */
+  level: number;
 }
 
 export interface OutcomeComponents {
@@ -136,6 +138,10 @@ export interface OutcomeEvaluated {
   dueAt: Date | undefined;
   validationExplicit: number;
   validationImplicit: number;
+  /**
+   * The coherence change since the decision that was not the decision's own
+   * (drift and other decisions): the baseline of Safety Rail 5, subtracted.
+   */
   coherenceBaseline: number;
   /** The step size multiplier of this horizon (α_short = 0.15·α, long = α). */
   alphaScale: number;
@@ -822,6 +828,7 @@ function createBaseGardenerDecided(): GardenerDecided {
     shortDueAt: undefined,
     longDueAt: undefined,
     sourceMessageId: "",
+    level: 0,
   };
 }
 
@@ -874,6 +881,9 @@ export const GardenerDecided: MessageFns<GardenerDecided> = {
     }
     if (message.sourceMessageId !== "") {
       writer.uint32(130).string(message.sourceMessageId);
+    }
+    if (message.level !== 0) {
+      writer.uint32(136).int32(message.level);
     }
     return writer;
   },
@@ -1019,6 +1029,14 @@ export const GardenerDecided: MessageFns<GardenerDecided> = {
             message.sourceMessageId = reader.string();
             continue;
           }
+          case 17: {
+            if (tag !== 136) {
+              break;
+            }
+
+            message.level = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1083,6 +1101,7 @@ export const GardenerDecided: MessageFns<GardenerDecided> = {
         : isSet(object.source_message_id)
         ? globalThis.String(object.source_message_id)
         : "",
+      level: isSet(object.level) ? globalThis.Number(object.level) : 0,
     };
   },
 
@@ -1136,6 +1155,9 @@ export const GardenerDecided: MessageFns<GardenerDecided> = {
     if (message.sourceMessageId !== undefined) {
       obj.sourceMessageId = message.sourceMessageId;
     }
+    if (message.level !== undefined) {
+      obj.level = Math.round(message.level);
+    }
     return obj;
   },
 
@@ -1160,6 +1182,7 @@ export const GardenerDecided: MessageFns<GardenerDecided> = {
     message.shortDueAt = object.shortDueAt ?? undefined;
     message.longDueAt = object.longDueAt ?? undefined;
     message.sourceMessageId = object.sourceMessageId ?? "";
+    message.level = object.level ?? 0;
     return message;
   },
 };
