@@ -338,6 +338,13 @@ describe('a turn through the HTTP API (scripts/start, Postgres)', () => {
   // Last: after every flow above, each projection of every service rebuilt from
   // the log into an empty schema equals the live one.
   it('replays every projection of every service equal to its live rows', async () => {
+    // A turn that tells the companion what the user thinks of it: trust records a tag (its projection has events).
+    const fan = await anon.as();
+    await fan.call('POST', '/v1/me');
+    await fan.call('PUT', '/v1/me/onboarding', ANSWERS);
+    for (let i = 0; i < 100 && (await fan.call('GET', '/v1/me')).body.persona === null; i++) await new Promise((r) => setTimeout(r, 100));
+    expect((await fan.say(randomUUID(), "Honestly, you're so thoughtful, never change.")).status).toBe(200);
+    for (let i = 0; i < 100 && ((await admin.call('GET', `/v1/admin/users/${fan.userId!}/trust`)).body.feedback ?? []).length === 0; i++) await new Promise((r) => setTimeout(r, 100));
     await new Promise((r) => setTimeout(r, 500));
     const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
     const bus = await Bus.connect({ url: await natsUrl(), name: 'e2e-replay', namespace: hearth.namespace, logger: silent, encryption: { kek: LocalKek.forDevelopment(hearth.namespace) } });
@@ -369,6 +376,7 @@ describe('a turn through the HTTP API (scripts/start, Postgres)', () => {
         ['memory/memories', true],
         ['belief-graph/beliefs', true],
         ['uncertainty/uncertainties', true],
+        ['trust/trust', true],
         ['retention/retention', true],
       ]);
       // Nobody was erased in this run: the erasures projection has nothing to replay.
