@@ -47,6 +47,12 @@ const messageBody = z.looseObject({
   assistant: z.looseObject({ text: z.string() }),
 });
 const relationshipBody = z.looseObject({ relationship_stage: z.string(), rapport_score: z.number(), sessions_count: z.number() });
+// GET /v1/admin/users/{user_id}/trust (API.md).
+const trustBody = z.looseObject({
+  actors: z.array(z.looseObject({ actor: z.string(), trust: z.number(), updates: z.number() })),
+  outcomes: z.array(z.looseObject({ horizon: z.string(), reward: z.number() })),
+  feedback: z.array(z.looseObject({ tag: z.string(), actor: z.string(), applied: z.boolean(), reason: z.string() })),
+});
 // Protobuf JSON: camelCase names, and default values (0, "", false) left out.
 const gateVerdict = z.looseObject({ gate: z.string(), pass: z.boolean().optional(), passNumber: z.number().optional(), detail: z.string().optional() });
 const relationshipState = z.looseObject({ stage: z.string().optional(), rapportScore: z.number().optional(), sessionsCount: z.number().optional() });
@@ -132,7 +138,20 @@ export interface ConversationResult {
   truncations: number;
   /** Why the conversation stopped early, if it did. */
   aborted?: string;
+  /** What trust learned from the conversation (the admin trust view at the end). */
+  trust?: TrustSummary;
   turns: TurnRecord[];
+}
+
+/** The admin trust view at the end of a conversation, counted. */
+export interface TrustSummary {
+  /** T and the number of updates of each actor. */
+  actors: Record<string, { trust: number; updates: number }>;
+  outcomes: number;
+  meanReward: number;
+  /** Tags by `actor tag` (e.g. "user +keep"), and how many of them counted. */
+  tags: Record<string, number>;
+  counted: number;
 }
 
 /** A memory a turn retrieved, as its trail records it. */
@@ -344,6 +363,20 @@ export async function replayConversation(plan: PlannedConversation, opts: Replay
       lastState !== undefined && (lastState.stage !== result.final.stage || lastState.rapport !== result.final.rapport || lastState.sessions !== result.final.sessions);
   } catch {
     result.final = lastState;
+  }
+  try {
+    const t = parseBody(api, trustBody, await api.call('GET', `/v1/admin/users/${me.user_id}/trust`, { token: admin.token }), 'GET /v1/admin/users/{user_id}/trust');
+    const tags: Record<string, number> = {};
+    for (const f of t.feedback) tags[`${f.actor} ${f.tag}`] = (tags[`${f.actor} ${f.tag}`] ?? 0) + 1;
+    result.trust = {
+      actors: Object.fromEntries(t.actors.map((a) => [a.actor, { trust: a.trust, updates: a.updates }])),
+      outcomes: t.outcomes.length,
+      meanReward: t.outcomes.length ? t.outcomes.reduce((s, o) => s + o.reward, 0) / t.outcomes.length : 0,
+      tags,
+      counted: t.feedback.filter((f) => f.applied).length,
+    };
+  } catch {
+    // Counted as an API error already; the conversation's other figures stand.
   }
   return result;
 }

@@ -180,6 +180,27 @@ export function renderReport(r: EvalReport): string {
     ]),
   );
   out.push('');
+  // What trust learned from each conversation (outcome-driven-trust.md), from the admin trust view at its end.
+  out.push(
+    ...table([
+      ['Trust', 'T_user (updates)', 'T_agent (updates)', 'outcomes', 'mean reward', 'tags (counted)', 'tags by actor'],
+      ...r.conversations.map((c) => {
+        const t = c.trust;
+        const actor = (a: string) => (t?.actors[a] ? `${fmt(t.actors[a].trust, 3)} (${t.actors[a].updates})` : 'n/a');
+        const all = t ? Object.values(t.tags).reduce((n, v) => n + v, 0) : 0;
+        return [
+          c.sampleId,
+          actor('user'),
+          actor('agent'),
+          t ? String(t.outcomes) : 'n/a',
+          t ? fmt(t.meanReward, 3) : 'n/a',
+          t ? `${all} (${t.counted})` : 'n/a',
+          t ? Object.entries(t.tags).map(([k, v]) => `${k} ${v}`).join(', ') || '—' : 'n/a',
+        ];
+      }),
+    ]),
+  );
+  out.push('');
 
   const outcomeRows = Object.entries(o.outcomes).map(([k, v]) => [k, String(v), pct(v, o.ok)]);
   const pipelineRows = Object.entries(o.pipelines)
