@@ -9,8 +9,12 @@ export const TAGS = ['+keep', '+doubt', '+artifact'] as const;
 export type Tag = (typeof TAGS)[number];
 export const HORIZONS = ['2h', '24h'] as const;
 export type Horizon = (typeof HORIZONS)[number];
-/** What the gardener asks belief-graph for. */
-export type GardenerAction = 'promote' | 'deprecate' | 'hold';
+/**
+ * What the gardener asks belief-graph for, or (challenge) a decision of the
+ * companion's that trust judges like one: a belief challenge woven into a reply
+ * (belief-challenge.md), about the user's own belief.
+ */
+export type GardenerAction = 'promote' | 'deprecate' | 'hold' | 'challenge';
 /** Why a tag counts or not ("Negative Tag Gating", "Tag Storm Deduplication"). */
 export type FeedbackReason = 'counted' | 'duplicate' | 'off_target' | 'no_belief';
 

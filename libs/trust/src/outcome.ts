@@ -1,7 +1,7 @@
 import { TRUST_CONFIG, type Actor, type GardenerAction } from './config.js';
 import { isNegativeTag } from './aggregate.js';
 import { clamp } from './math.js';
-import type { FeedbackEntry, OutcomeInputs, OutcomeResult } from './types.js';
+import type { AnswerSignal, FeedbackEntry, OutcomeInputs, OutcomeResult } from './types.js';
 
 /**
  * §2 OutcomeEvaluator, one decision at one horizon: r = w₁·Δcoh + w₂·Δconf +
@@ -9,6 +9,7 @@ import type { FeedbackEntry, OutcomeInputs, OutcomeResult } from './types.js';
  * decision's eligibility (its contributions).
  */
 export function evaluateOutcome(i: OutcomeInputs): OutcomeResult {
+  if (i.decision.action === 'challenge') return challengeOutcome(i);
   const { decision } = i;
   const { coherence, baseline } = coherenceComponent(i);
   const confidence = clamp((decision.conflicts - i.conflicts) / Math.max(1, percentile(i.conflictHistory, TRUST_CONFIG.conflictPercentile)), -1, 1);
@@ -21,13 +22,67 @@ export function evaluateOutcome(i: OutcomeInputs): OutcomeResult {
   ]);
   const validationExplicit = explicit ?? 0;
   const validationImplicit = implicit ?? 0;
+  const components = { coherence, confidence, stability, validation };
+  const reward = rewardOf(components);
+  return { reward, components, validationExplicit, validationImplicit, coherenceBaseline: baseline, credit: creditOf(i, reward) };
+}
+
+/**
+ * A belief challenge (belief-challenge.md) judged as a decision of the
+ * companion's (contributions {agent: 1}), about the user's belief:
+ * - coherence 0: a challenge moves none of the companion's own beliefs, so
+ *   there is no move toward or away from its persona to credit;
+ * - Δconf: the open conflicts touching the user's belief now minus at the
+ *   challenge, normalized as §2 Conflict does. The sign is the gardener's turned
+ *   round: a conflict on a harmful belief is contradicting evidence the user
+ *   voiced (belief-challenge.md §3 challenges for it), which a challenge exists
+ *   to make room for;
+ * - stability: the same rule as the gardener's over the belief's confidence
+ *   updates (the user's answers), the challenge itself a move down;
+ * - validation: the user's answer to this challenge within the validation
+ *   window — questioned or contradicted +1 (they reconsidered), reinforced −1,
+ *   none or no answer yet: no signal.
+ */
+function challengeOutcome(i: OutcomeInputs): OutcomeResult {
+  const { decision } = i;
+  const confidence = clamp((i.conflicts - decision.conflicts) / Math.max(1, percentile(i.conflictHistory, TRUST_CONFIG.conflictPercentile)), -1, 1);
+  const answers = i.challenge?.answers ?? [];
+  const moves: Move[] = answers.flatMap((a) => (a.signal === 'none' ? [] : [{ t: a.at.getTime(), up: a.signal === 'reinforced' }]));
+  // The challenge first on a tie: the answer follows it.
+  const stability = stabilityOf([{ t: decision.at.getTime(), up: false }, ...moves], i.at.getTime());
+  const answer = challengeAnswer(i);
+  const components = { coherence: 0, confidence, stability, validation: answer ?? 0 };
+  const reward = rewardOf(components);
+  return { reward, components, validationExplicit: answer ?? 0, validationImplicit: 0, coherenceBaseline: 0, credit: creditOf(i, reward) };
+}
+
+/** The user's first answer to the decision's challenge in the validation window (up to now) as +1 / −1; null when there is none that says anything. */
+function challengeAnswer(i: OutcomeInputs): number | null {
+  const challengeId = i.challenge?.challengeId;
+  if (!challengeId) return null;
+  const from = i.decision.at.getTime();
+  const until = Math.min(from + TRUST_CONFIG.validationWindowMs, i.at.getTime());
+  const first = (i.challenge?.answers ?? [])
+    .filter((a) => a.challengeId === challengeId && a.at.getTime() >= from && a.at.getTime() <= until)
+    .sort((a, b) => a.at.getTime() - b.at.getTime())[0];
+  return first ? ANSWER_VALUE[first.signal] : null;
+}
+
+const ANSWER_VALUE: Readonly<Record<AnswerSignal, number | null>> = { questioned: 1, contradicted: 1, reinforced: -1, none: null };
+
+/** r = w₁·Δcoh + w₂·Δconf + w₃·stab + w₄·val */
+function rewardOf(c: OutcomeResult['components']): number {
   const w = TRUST_CONFIG.rewardWeights;
-  const reward = w.coherence * coherence + w.confidence * confidence + w.stability * stability + w.validation * validation;
+  return w.coherence * c.coherence + w.confidence * c.confidence + w.stability * c.stability + w.validation * c.validation;
+}
+
+/** r_actor = share · r over the decision's eligibility. */
+function creditOf(i: OutcomeInputs, reward: number): Partial<Record<Actor, number>> {
   const credit: Partial<Record<Actor, number>> = {};
-  for (const [actor, share] of Object.entries(decision.contributions) as [Actor, number | undefined][]) {
+  for (const [actor, share] of Object.entries(i.decision.contributions) as [Actor, number | undefined][]) {
     if (share !== undefined && share > 0) credit[actor] = share * reward;
   }
-  return { reward, components: { coherence, confidence, stability, validation }, validationExplicit, validationImplicit, coherenceBaseline: baseline, credit };
+  return credit;
 }
 
 /**
@@ -50,17 +105,31 @@ function coherenceComponent(i: OutcomeInputs): { coherence: number; baseline: nu
  * with no reversal around it decided nothing to stay: 0.
  */
 function stabilityComponent(i: OutcomeInputs): number {
-  const until = i.at.getTime();
+  const moves: Move[] = i.beliefDecisions.filter((d) => d.action === 'promote' || d.action === 'deprecate').map((d) => ({ t: d.at.getTime(), up: d.action === 'promote' }));
+  const own = i.decision.action;
+  if (own === 'promote' || own === 'deprecate') {
+    const t = i.decision.at.getTime();
+    if (!moves.some((m) => m.t === t && m.up === (own === 'promote'))) moves.push({ t, up: own === 'promote' });
+  }
+  const stability = stabilityOf(moves, i.at.getTime());
+  return stability === 1 && own === 'hold' ? 0 : stability;
+}
+
+/** A move of a belief's confidence: a decision's or the user's answer's direction. */
+interface Move {
+  t: number;
+  up: boolean;
+}
+
+/** §2 Stability over the moves in the stabilityWindowMs up to `until`: no reversal +1, one 0, pingPongReversals or more −1. */
+function stabilityOf(all: readonly Move[], until: number): number {
   const from = until - TRUST_CONFIG.stabilityWindowMs;
-  const moves = i.beliefDecisions.filter((d) => d.action !== 'hold' && d.at.getTime() >= from && d.at.getTime() <= until).map((d) => ({ t: d.at.getTime(), action: d.action }));
-  const own = { t: i.decision.at.getTime(), action: i.decision.action };
-  if (own.action !== 'hold' && own.t >= from && !moves.some((m) => m.t === own.t && m.action === own.action)) moves.push(own);
-  moves.sort((a, b) => a.t - b.t);
+  // Stable: moves at one time keep their given order.
+  const moves = all.filter((m) => m.t >= from && m.t <= until).sort((a, b) => a.t - b.t);
   let reversals = 0;
-  for (let k = 1; k < moves.length; k++) if (moves[k]!.action !== moves[k - 1]!.action) reversals += 1;
+  for (let k = 1; k < moves.length; k++) if (moves[k]!.up !== moves[k - 1]!.up) reversals += 1;
   if (reversals >= TRUST_CONFIG.pingPongReversals) return -1;
-  if (reversals > 0) return 0;
-  return i.decision.action === 'hold' ? 0 : 1;
+  return reversals > 0 ? 0 : 1;
 }
 
 /**
@@ -70,7 +139,8 @@ function stabilityComponent(i: OutcomeInputs): number {
  */
 function explicitValidation(i: OutcomeInputs): number | null {
   const { decision } = i;
-  if (decision.action === 'hold') return null;
+  if (decision.action !== 'promote' && decision.action !== 'deprecate') return null;
+  const action = decision.action;
   const from = decision.at.getTime();
   const until = Math.min(from + TRUST_CONFIG.validationWindowMs, i.at.getTime());
   let agree = 0;
@@ -78,7 +148,7 @@ function explicitValidation(i: OutcomeInputs): number | null {
   for (const e of i.userFeedback) {
     const t = e.at.getTime();
     if (e.actor !== 'user' || !e.applied || e.beliefId !== decision.beliefId || t <= from || t > until) continue;
-    if (agrees(decision.action, e)) agree += 1;
+    if (agrees(action, e)) agree += 1;
     else disagree += 1;
   }
   return agree + disagree === 0 ? null : (agree - disagree) / (agree + disagree);
@@ -91,7 +161,7 @@ function combine(parts: readonly (readonly [number, number | null])[]): number {
   return total === 0 ? 0 : present.reduce((s, [w, v]) => s + w * v, 0) / total;
 }
 
-function agrees(action: Exclude<GardenerAction, 'hold'>, e: FeedbackEntry): boolean {
+function agrees(action: Extract<GardenerAction, 'promote' | 'deprecate'>, e: FeedbackEntry): boolean {
   return action === 'promote' ? !isNegativeTag(e.tag) : isNegativeTag(e.tag);
 }
 

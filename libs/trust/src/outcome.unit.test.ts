@@ -1,6 +1,6 @@
 import { TRUST_CONFIG, type Tag } from './config.js';
 import { doubtRateBefore, evaluateOutcome, percentile } from './outcome.js';
-import type { DecisionRecord, FeedbackEntry, OutcomeInputs } from './types.js';
+import type { AnswerSignal, ChallengeAnswer, DecisionRecord, FeedbackEntry, OutcomeInputs } from './types.js';
 
 const T0 = new Date('2026-11-20T12:00:00Z');
 const HOUR = 3_600_000;
@@ -105,6 +105,66 @@ describe('evaluateOutcome (§2)', () => {
     const worst = evaluateOutcome(inputs({ coherenceOwn: -TRUST_CONFIG.coherenceScale, conflicts: 4, conflictHistory: [2], beliefDecisions: pingPong, userFeedback: [tag('+keep', -HOUR), tag('+doubt', HOUR)] }));
     expect(worst.reward).toBeCloseTo(-1, 12);
     expect(worst.credit).toEqual({ user: expect.closeTo(-0.75, 12), agent: expect.closeTo(-0.25, 12) });
+  });
+});
+
+describe('evaluateOutcome of a challenge (belief-challenge.md, the companion questioning a user belief)', () => {
+  const challenge: DecisionRecord = { decisionId: 'd2', beliefId: 'u1', action: 'challenge', at: T0, coherence: 0, conflicts: 1, confidence: 0.4, level: 0, doubtRate: 0, contributions: { agent: 1 } };
+  const answer = (signal: AnswerSignal, ms: number, challengeId = 'c1'): ChallengeAnswer => ({ challengeId, signal, at: at(ms) });
+  const of = (answers: ChallengeAnswer[], over: Partial<OutcomeInputs> = {}) =>
+    evaluateOutcome(inputs({ decision: challenge, conflicts: 1, challenge: { challengeId: 'c1', answers }, ...over }));
+
+  it('given the user questioned or contradicted the belief then validation +1 and the answer went the challenge’s way (stable): r = 0.4, all to the agent', () => {
+    for (const signal of ['questioned', 'contradicted'] as const) {
+      const r = of([answer(signal, HOUR)]);
+      expect(r.components).toEqual({ coherence: 0, confidence: 0, stability: 1, validation: 1 });
+      expect(r.validationExplicit).toBe(1);
+      expect(r.reward).toBeCloseTo(0.4, 12);
+      expect(r.credit).toEqual({ agent: expect.closeTo(0.4, 12) });
+    }
+  });
+
+  it('given the user reinforced the belief then validation −1 and one reversal (inconclusive): r = −0.2', () => {
+    const r = of([answer('reinforced', HOUR)]);
+    expect(r.components).toEqual({ coherence: 0, confidence: 0, stability: 0, validation: -1 });
+    expect(r.reward).toBeCloseTo(-0.2, 12);
+    expect(r.credit.agent).toBeCloseTo(-0.2, 12);
+    expect(r.credit.user).toBeUndefined();
+  });
+
+  it('given no answer, an answer that says nothing, or one after the horizon then no validation signal', () => {
+    expect(of([]).components.validation).toBe(0);
+    expect(of([answer('none', HOUR)]).components.validation).toBe(0);
+    const late = of([answer('reinforced', 3 * HOUR)], { horizon: '2h', at: at(2 * HOUR) });
+    expect(late.components.validation).toBe(0);
+    // Another challenge's answer is not this one's.
+    expect(of([answer('reinforced', HOUR, 'c0')]).components.validation).toBe(0);
+    // Without its challenge's answers at all, nothing but the challenge itself.
+    expect(evaluateOutcome(inputs({ decision: challenge, conflicts: 1 })).components).toEqual({ coherence: 0, confidence: 0, stability: 1, validation: 0 });
+  });
+
+  it("given the companion's coherence moved then the challenge's coherence is still 0: it moved none of the companion's beliefs", () => {
+    const r = of([], { coherence: 0.9, coherenceOwn: TRUST_CONFIG.coherenceScale });
+    expect(r.components.coherence).toBe(0);
+    expect(r.coherenceBaseline).toBe(0);
+  });
+
+  it('given the user reinforced and questioned the belief back and forth in 7 days then ping-pong (−1); answers older than the window are forgotten', () => {
+    const pingPong = [answer('reinforced', -3 * DAY, 'c0'), answer('questioned', -2 * DAY, 'c0'), answer('reinforced', HOUR)];
+    expect(of(pingPong).components.stability).toBe(-1);
+    expect(of([answer('reinforced', -9 * DAY, 'c0'), answer('questioned', -8 * DAY, 'c0'), answer('questioned', HOUR)]).components.stability).toBe(1);
+  });
+
+  it('given more open conflicts on the belief than at the challenge (contradicting evidence the user voiced) then Δconf is positive; fewer, negative', () => {
+    expect(of([], { conflicts: 3, conflictHistory: [0, 4] }).components.confidence).toBeCloseTo(2 / 3.8, 12);
+    expect(of([], { conflicts: 0 }).components.confidence).toBe(-1);
+  });
+
+  it('a challenge reinforced twice in a week is its worst short of conflicts: r = −0.4', () => {
+    const r = of([answer('reinforced', -2 * DAY, 'c0'), answer('reinforced', HOUR)]);
+    // c0's answer ↑, this challenge ↓, its answer ↑: two reversals.
+    expect(r.components).toEqual({ coherence: 0, confidence: 0, stability: -1, validation: -1 });
+    expect(r.reward).toBeCloseTo(-0.4, 12);
   });
 });
 

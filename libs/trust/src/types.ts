@@ -118,6 +118,16 @@ export interface DecisionRecord {
   contributions: Partial<Record<Actor, number>>;
 }
 
+/** belief-challenge.md §5: what the user's answer to a challenge said of the belief (belief-graph's BeliefConfidenceUpdated). */
+export type AnswerSignal = 'reinforced' | 'questioned' | 'contradicted' | 'none';
+
+/** The user's answer to one challenge of a belief. */
+export interface ChallengeAnswer {
+  challengeId: string;
+  signal: AnswerSignal;
+  at: Date;
+}
+
 /** Everything the evaluator needs at a horizon, read from trust's projection and the belief graph. */
 export interface OutcomeInputs {
   decision: DecisionRecord;
@@ -135,6 +145,13 @@ export interface OutcomeInputs {
   beliefDecisions: readonly { at: Date; action: GardenerAction }[];
   /** The user's tags (all beliefs) for the validation windows. */
   userFeedback: readonly FeedbackEntry[];
+  /**
+   * A challenge decision's own inputs (absent for the gardener's): the challenge
+   * it is, and the user's answers to the challenges of the belief (any time; the
+   * windows are applied inside). `conflicts` is then the open conflicts touching
+   * the user's belief.
+   */
+  challenge?: { challengeId: string; answers: readonly ChallengeAnswer[] };
 }
 
 export interface OutcomeResult {

@@ -5,7 +5,9 @@ import { sql, type Kysely, type Migration } from 'kysely';
  * actor, every tag seen with its weight and why it counts or not, the gardener's
  * decisions with the state they are judged against, the outcomes at both
  * horizons (pending until evaluated), the coherence samples of the baseline
- * drift, and the scheduler's next due time and lease per user.
+ * drift, the scheduler's next due time and lease per user, and the belief
+ * challenges the companion wove in with the user's answers (belief-graph's
+ * stream), which a challenge decision is judged by.
  */
 export const migration: Migration = {
   async up(db: Kysely<any>) {
@@ -126,8 +128,29 @@ export const migration: Migration = {
       .addColumn('claimed_until', 'timestamptz')
       .execute();
     await db.schema.createIndex('schedule_due_idx').on('schedule').column('next_due_at').execute();
+
+    await db.schema
+      .createTable('challenges')
+      .addColumn('challenge_id', 'text', (c) => c.primaryKey())
+      .addColumn('user_id', 'uuid', (c) => c.notNull())
+      // The user's belief the challenge questioned.
+      .addColumn('belief_id', 'text', (c) => c.notNull())
+      // The GardenerDecided (action challenge) trust appends for it.
+      .addColumn('decision_id', 'uuid', (c) => c.notNull().unique())
+      // The user message the reply carrying the challenge answered.
+      .addColumn('message_id', 'text', (c) => c.notNull())
+      .addColumn('issued_at', 'timestamptz', (c) => c.notNull())
+      // BeliefConfidenceUpdated: reinforced | questioned | contradicted | none; null until the user answers.
+      .addColumn('answer_signal', 'text')
+      .addColumn('answer_message_id', 'text')
+      .addColumn('answer_delta', 'double precision')
+      .addColumn('answer_confidence', 'double precision')
+      .addColumn('answered_at', 'timestamptz')
+      .execute();
+    // Stability reads the answers about a belief.
+    await db.schema.createIndex('challenges_user_belief_idx').on('challenges').columns(['user_id', 'belief_id', 'answered_at']).execute();
   },
   async down(db: Kysely<any>) {
-    for (const table of ['schedule', 'coherence_samples', 'outcomes', 'decisions', 'feedback', 'actors']) await db.schema.dropTable(table).execute();
+    for (const table of ['challenges', 'schedule', 'coherence_samples', 'outcomes', 'decisions', 'feedback', 'actors']) await db.schema.dropTable(table).execute();
   },
 };

@@ -89,6 +89,21 @@ export interface ScheduleTable {
   claimed_until: Date | null;
 }
 
+/** A belief challenge the companion wove in (BeliefChallengeIssued) and the user's answer (BeliefConfidenceUpdated). */
+export interface ChallengesTable {
+  challenge_id: string;
+  user_id: string;
+  belief_id: string;
+  decision_id: string;
+  message_id: string;
+  issued_at: Date;
+  answer_signal: string | null;
+  answer_message_id: string | null;
+  answer_delta: number | null;
+  answer_confidence: number | null;
+  answered_at: Date | null;
+}
+
 export interface TrustDb {
   actors: ActorsTable;
   feedback: FeedbackTable;
@@ -96,4 +111,5 @@ export interface TrustDb {
   outcomes: OutcomesTable;
   coherence_samples: CoherenceSamplesTable;
   schedule: ScheduleTable;
+  challenges: ChallengesTable;
 }

@@ -18,8 +18,9 @@ import { startOutcomeScheduler } from './schedule/scheduler.js';
  * The trust service (outcome-driven-trust.md): +keep / +doubt / +artifact tags
  * read from live turns, weighed by alignment, the companion's conviction, the
  * anchors and the learned trust of who said them; the gardener's decisions on
- * companion beliefs (belief-graph applies them); delayed outcomes at 2 h and
- * 24 h on the clock, and T_user / T_agent learned from them, per user.
+ * companion beliefs (belief-graph applies them), and the companion's belief
+ * challenges (belief-challenge.md) as decisions of its own; delayed outcomes at
+ * 2 h and 24 h on the clock, and T_user / T_agent learned from them, per user.
  */
 export const service: ServiceDefinition = {
   name: 'trust',

@@ -76,6 +76,19 @@ export function decisionOf(row: Selectable<DecisionsTable>): DecisionRecord {
   };
 }
 
+/** The user's belief in their graph (GetBeliefs, holder user): its confidence and the open conflicts touching it; null when not listed. */
+export function userBeliefOf(graph: belief.GetBeliefsResponse, beliefId: string): { confidence: number; openConflicts: number } | null {
+  const node = graph.nodes.find((n) => n.beliefId === beliefId);
+  if (!node) return null;
+  return { confidence: node.confidence, openConflicts: graph.conflicts.filter((c) => c.beliefIds.includes(beliefId)).length };
+}
+
+/** Whether trust already decided this (a redelivered cause, another replica). */
+export async function decisionRecorded(db: Kysely<TrustDb>, decisionId: string): Promise<boolean> {
+  const row = await db.selectFrom('decisions').select('decision_id').where('decision_id', '=', decisionId).executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Whether the turn of this user message was already recorded (a redelivery, another replica). */
 export async function turnRecorded(db: Kysely<TrustDb>, userId: string, messageId: string): Promise<boolean> {
   const row = await db.selectFrom('coherence_samples').select('message_id').where('user_id', '=', userId).where('message_id', '=', messageId).executeTakeFirst();

@@ -3,6 +3,7 @@ import { Events, llmExchangeToProto, type ActorShare } from '@hearth/events';
 import type { LlmExchange } from '@hearth/llm';
 import { ACTORS, type Actor, type Horizon, type OutcomeResult, type TrustStep } from '@hearth/trust';
 import { feedbackRecordedId, trustUpdatedId } from '../ids.js';
+import type { ChallengeDecision } from '../feedback/challenge.js';
 import type { TurnDecisionResult } from '../feedback/turn.js';
 
 export interface Meta {
@@ -81,6 +82,37 @@ export function turnDrafts(
       ),
     ),
   ];
+}
+
+/**
+ * A belief challenge's GardenerDecided (action challenge): no feedback score, no
+ * global score and no coherence are read for it (the evaluator takes none of
+ * them); belief-graph applies nothing for it.
+ */
+export function challengeDraft(meta: Meta, d: ChallengeDecision): EventDraft {
+  return draft(
+    Events.GardenerDecided,
+    {
+      decisionId: d.decisionId,
+      beliefId: d.beliefId,
+      action: d.action,
+      reason: d.reason,
+      feedback: 0,
+      neg: 0,
+      contributions: sharesOf(d.contributions),
+      globalFeedback: 0,
+      globalNeg: 0,
+      coherence: 0,
+      conflicts: d.conflicts,
+      confidence: d.confidence,
+      level: d.level,
+      doubtRate: 0,
+      shortDueAt: d.shortDueAt,
+      longDueAt: d.longDueAt,
+      sourceMessageId: d.sourceMessageId,
+    },
+    { userId: meta.userId, causationId: meta.causationId, correlationId: meta.correlationId, occurredAt: meta.occurredAt, id: d.decisionId },
+  );
 }
 
 /** One outcome's OutcomeEvaluated and the TrustUpdated steps it caused, in that order. */

@@ -1,5 +1,5 @@
 import { appendDecided, payloadOf, type Bus, type StoredEvent } from '@hearth/bus';
-import { Events, getCompanionBeliefs, type TurnCompleted } from '@hearth/events';
+import { createBeliefQueries, Events, getCompanionBeliefs, type TurnCompleted } from '@hearth/events';
 import type { Embedder, LlmExchange } from '@hearth/llm';
 import { embeddingTextOf } from '@hearth/beliefs';
 import { requireApplied, type Reactor } from '@hearth/store';
@@ -7,13 +7,14 @@ import { counter, type Logger } from '@hearth/telemetry';
 import { detectTags, mayTag, type TagCandidate } from '@hearth/trust';
 import type { Kysely } from 'kysely';
 import type { TagLlm } from '../adapters/llm.js';
-import { beliefViewOf, loadActors, loadFeedback, turnRecorded } from '../adapters/state.js';
+import { beliefViewOf, decisionRecorded, loadActors, loadFeedback, turnRecorded, userBeliefOf } from '../adapters/state.js';
 import { SERVICE } from '../config.js';
 import type { TrustDb } from '../db.js';
+import { decideChallenge } from '../feedback/challenge.js';
 import { decideTurn } from '../feedback/turn.js';
-import { decisionId, tagId } from '../ids.js';
+import { challengeDecisionId, decisionId, tagId } from '../ids.js';
 import { trustProjection } from '../projections/trust.js';
-import { turnDrafts } from './drafts.js';
+import { challengeDraft, turnDrafts } from './drafts.js';
 
 export interface TrustReactorDeps {
   bus: Bus;
@@ -26,7 +27,7 @@ export interface TrustReactorDeps {
 }
 
 const tagsTotal = counter('hearth_trust_tags_total', 'Tags found in turns, by tag, actor and whether they count (counted, duplicate, off_target, no_belief)');
-const decisionsTotal = counter('hearth_trust_decisions_total', 'Gardener decisions on companion beliefs after new feedback, by action');
+const decisionsTotal = counter('hearth_trust_decisions_total', 'Decisions trust judges, by action: the gardener on companion beliefs after new feedback (promote, deprecate, hold), and the companion challenging a user belief (challenge)');
 const labellerTotal = counter('hearth_trust_labeller_total', 'Turns the LLM tag labeller was asked about, by whether its answer was used (llm) or the rules decided (rules)');
 
 /** Warned once per process: vectors of two models are never compared. */
@@ -41,12 +42,18 @@ const NOT_SELF_SPEECH = new Set(['refusal', 'crisis_safe', 'correction', 'fallba
  * companion's reply (actor agent), weighed against the companion's beliefs, and
  * the gardener's decision on each belief a counted tag touched. The lexicon's
  * pre-screen ends most turns before any read or append.
+ *
+ * And from belief-graph's stream, each belief challenge the companion wove into
+ * a reply: a decision of the agent's trust judges like the gardener's (its
+ * outcomes are belief-challenge.md's reward correlation). Every other
+ * belief-graph event ends on its type, undecoded.
  */
 export function createTrustReactor(deps: TrustReactorDeps): Reactor {
   return {
     name: 'feedback',
-    sources: ['orchestrator'],
+    sources: ['orchestrator', 'belief-graph'],
     async react(event: StoredEvent) {
+      if (event.type === Events.BeliefChallengeIssued.name) return challengeIssued(deps, event);
       if (event.type !== Events.TurnCompleted.name) return;
       const t = payloadOf(event, Events.TurnCompleted);
       if (t.source !== 'chat' || NOT_SELF_SPEECH.has(t.outcome) || !t.assistantText.trim()) return;
@@ -118,4 +125,27 @@ async function turnCompleted(deps: TrustReactorDeps, event: StoredEvent, t: Turn
   if (d.decisions.some((x) => x.verdict.action !== 'hold')) {
     deps.logger?.info({ userId: event.userId, messageId: t.messageId, decisions: d.decisions.map((x) => ({ beliefId: x.beliefId, action: x.verdict.action, reason: x.verdict.reason })) }, 'the gardener decided on companion beliefs');
   }
+}
+
+/**
+ * A challenge the companion wove in (belief-graph's BeliefChallengeIssued) as a
+ * decision of the agent's about the user's belief, with its confidence and open
+ * conflicts as belief-graph holds them now (GetBeliefs of the user's graph:
+ * GetCompanionBeliefs lists only the companion's). Challenges are rare (one a
+ * conversation at most), and a redelivered one asks nothing.
+ */
+async function challengeIssued(deps: TrustReactorDeps, event: StoredEvent): Promise<void> {
+  const c = payloadOf(event, Events.BeliefChallengeIssued);
+  if (!c.challengeId || !c.beliefId) return;
+  const id = challengeDecisionId(c.challengeId);
+  if (await decisionRecorded(deps.db, id)) return;
+  const graph = await createBeliefQueries(deps.bus, SERVICE.beliefsTimeoutMs).get(event.userId, 'user');
+  const belief = userBeliefOf(graph, c.beliefId);
+  const appended = await appendDecided(deps.bus, 'trust', event.userId, async (last) => {
+    await requireApplied(deps.db, trustProjection.name, last, { timeoutMs: SERVICE.projectionWaitMs });
+    if (await decisionRecorded(deps.db, id)) return [];
+    const d = decideChallenge({ at: event.occurredAt, challengeId: c.challengeId, beliefId: c.beliefId, messageId: c.messageId, belief, decisionId: id });
+    return [challengeDraft({ userId: event.userId, causationId: event.id, correlationId: c.messageId, occurredAt: event.occurredAt }, d)];
+  });
+  if (appended.some((a) => !a.duplicate)) decisionsTotal.add(1, { action: 'challenge' });
 }

@@ -1,13 +1,15 @@
 // The trust service against real NATS and Postgres: TurnCompleted appended as the
-// orchestrator would; belief-graph's GetCompanionBeliefs answered by a stand-in
-// over the bus (the companion's beliefs as each test sets them: no service imports
-// another's package); the reactor and the projection running live, and the outcome
-// scheduler driven on a manual clock by two replicas at once.
+// orchestrator would, belief challenges and the user's answers as belief-graph
+// would; belief-graph's GetCompanionBeliefs and GetBeliefs answered by a stand-in
+// over the bus (the companion's beliefs and the user's graph as each test sets
+// them: no service imports another's package); the reactor and the projection
+// running live, and the outcome scheduler driven on a manual clock by two
+// replicas at once.
 import { randomUUID } from 'node:crypto';
 import { Bus, draft, type RunningConsumer, type StoredEvent } from '@hearth/bus';
 import { ManualClock } from '@hearth/clock';
 import { BELIEF_CONFIG, embeddingTextOf } from '@hearth/beliefs';
-import { Events, GET_COMPANION_BELIEFS, GET_TRUST, getTrust } from '@hearth/events';
+import { deriveId, Events, GET_BELIEFS, GET_COMPANION_BELIEFS, GET_TRUST, getTrust } from '@hearth/events';
 import { createChatClient, createLocalEmbedder, startLlmStub } from '@hearth/llm';
 import { belief, orchestrator } from '@hearth/proto';
 import { migrateSchema, openDatabase, replayProjection, schemaDb, startProjection, startReactor, waitForPosition, type Database } from '@hearth/store';
@@ -50,6 +52,10 @@ describe('trust service (live, NATS + Postgres)', () => {
   // belief-graph's answer per user, and how often it was asked.
   const companions = new Map<string, belief.CompanionBelief[]>();
   let beliefQueries = 0;
+  const companionAskedFor = new Set<string>();
+  // The user's own graph per user (GetBeliefs, holder user), and how often it was asked.
+  const graphs = new Map<string, belief.GetBeliefsResponse>();
+  let graphQueries = 0;
 
   beforeAll(async () => {
     ns = testNamespace('trust');
@@ -66,7 +72,14 @@ describe('trust service (live, NATS + Postgres)', () => {
     await bus.serveQuery('belief-graph', GET_COMPANION_BELIEFS, async (request) => {
       beliefQueries++;
       const { userId } = belief.GetCompanionBeliefsRequest.decode(request);
+      companionAskedFor.add(userId);
       return belief.GetCompanionBeliefsResponse.encode({ beliefs: companions.get(userId) ?? [] }).finish();
+    });
+    await bus.serveQuery('belief-graph', GET_BELIEFS, async (request) => {
+      graphQueries++;
+      const { userId, holder } = belief.GetBeliefsRequest.decode(request);
+      expect(holder).toBe('user');
+      return belief.GetBeliefsResponse.encode(graphs.get(userId) ?? { nodes: [], links: [], conflicts: [], challenges: [] }).finish();
     });
     await bus.serveQuery('trust', GET_TRUST, createGetTrustQuery(db));
     running = [...(await startProjection(bus, db, 'trust', trustProjection)), ...(await startReactor(bus, db, 'trust', createTrustReactor(deps)))];
@@ -127,6 +140,51 @@ describe('trust service (live, NATS + Postgres)', () => {
         return { messageId, assistantMessageId: completed.assistantMessageId };
       },
     };
+  }
+
+  /** The user's graph as GetBeliefs gives it: one node per belief with its confidence, and conflicts among them. */
+  function graphOf(nodes: { beliefId: string; confidence: number }[], conflicts: [string, string][] = []): belief.GetBeliefsResponse {
+    return belief.GetBeliefsResponse.fromPartial({
+      nodes: nodes.map((n) => ({ beliefId: n.beliefId, holder: 'user', canonicalText: 'my family disrespects me', polarity: 'affirm', confidence: n.confidence })),
+      conflicts: conflicts.map(([a, b]) => ({ conflictId: randomUUID(), beliefIds: [a, b], conflictType: 'contradiction' })),
+    });
+  }
+
+  /** Appends to the user's belief-graph chain as belief-graph would; resolves once the reactor and the projection read it, and the trust chain settled. */
+  async function onBeliefGraph(userId: string, make: (at: Date) => ReturnType<typeof draft>) {
+    const last = await bus.lastOnSubject('belief-graph', userId);
+    const [r] = await bus.append('belief-graph', userId, [make(clock.now())], last?.seq ?? 0);
+    const subject = bus.topology.subject('belief-graph', userId);
+    expect(await waitForPosition(db, 'feedback', subject, r!.seq, { timeoutMs: 20_000 })).toBe(true);
+    expect(await waitForPosition(db, trustProjection.name, subject, r!.seq, { timeoutMs: 20_000 })).toBe(true);
+    await settled(userId);
+  }
+
+  /** The companion wove a challenge of `beliefId` into its reply (BeliefChallengeIssued). */
+  async function challenged(userId: string, beliefId: string) {
+    const challengeId = randomUUID();
+    const messageId = randomUUID();
+    await onBeliefGraph(userId, (at) =>
+      draft(
+        Events.BeliefChallengeIssued,
+        { challengeId, beliefId, style: 'curious', messageId, assistantMessageId: randomUUID(), conversationId: randomUUID(), prompt: 'Can I ask something, just to understand better?' },
+        { userId, causationId: messageId, correlationId: messageId, id: deriveId('belief-graph', 'challenge-issued', challengeId), occurredAt: at },
+      ),
+    );
+    return { challengeId, messageId };
+  }
+
+  /** The user's next message answered it (BeliefConfidenceUpdated). */
+  async function answered(userId: string, beliefId: string, challengeId: string, signal: string, confidence: number) {
+    const messageId = randomUUID();
+    const delta = { reinforced: 0.05, questioned: -0.05, contradicted: -0.1, none: 0 }[signal] ?? 0;
+    await onBeliefGraph(userId, (at) =>
+      draft(
+        Events.BeliefConfidenceUpdated,
+        { beliefId, signal, delta, confidence, sourceMessageId: messageId, challengeId },
+        { userId, causationId: messageId, correlationId: messageId, id: deriveId('belief-graph', 'confidence', challengeId), occurredAt: at },
+      ),
+    );
   }
 
   const decode = {
@@ -360,19 +418,125 @@ describe('trust service (live, NATS + Postgres)', () => {
     }
   }, 60_000);
 
+  it("a challenge the companion wove in is the agent's decision: the user's answer validates it (+1 reconsidered, −1 reinforced) at 2 h and 24 h, T_agent alone learns, and replay equals live", async () => {
+    // given two users, each holding a harmful belief with one contradicting statement on it
+    clock.set(T0);
+    const [open, firm] = [user(), user()];
+    const belief0 = { [open.userId]: randomUUID(), [firm.userId]: randomUUID() };
+    for (const u of [open, firm]) graphs.set(u.userId, graphOf([{ beliefId: belief0[u.userId]!, confidence: 0.45 }, { beliefId: `${u.userId.slice(0, 8)}-other`, confidence: 0.5 }], [[belief0[u.userId]!, `${u.userId.slice(0, 8)}-other`]]));
+
+    // when the companion challenges each one's belief
+    const c = { [open.userId]: await challenged(open.userId, belief0[open.userId]!), [firm.userId]: await challenged(firm.userId, belief0[firm.userId]!) };
+
+    // then each challenge is a decision of the agent's about the user's belief, due at both horizons
+    for (const u of [open, firm]) {
+      const decided = (await trustEvents(u.userId, Events.GardenerDecided.name)).map(decode.decided);
+      expect(decided).toEqual([
+        expect.objectContaining({
+          beliefId: belief0[u.userId],
+          action: 'challenge',
+          reason: 'challenge_issued',
+          contributions: [{ actor: 'agent', share: 1 }],
+          conflicts: 1,
+          confidence: 0.45,
+          level: 0,
+          sourceMessageId: c[u.userId]!.messageId,
+          shortDueAt: new Date(T0.getTime() + 2 * HOUR),
+          longDueAt: new Date(T0.getTime() + 24 * HOUR),
+        }),
+      ]);
+    }
+
+    // when ten minutes on one user reconsiders and the other insists
+    clock.set(new Date(T0.getTime() + 10 * MIN));
+    await answered(open.userId, belief0[open.userId]!, c[open.userId]!.challengeId, 'questioned', 0.4);
+    await answered(firm.userId, belief0[firm.userId]!, c[firm.userId]!.challengeId, 'reinforced', 0.5);
+    const row = await db.selectFrom('challenges').selectAll().where('challenge_id', '=', c[open.userId]!.challengeId).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ belief_id: belief0[open.userId], answer_signal: 'questioned', answer_confidence: 0.4, answered_at: new Date(T0.getTime() + 10 * MIN) });
+
+    // and 2 h have passed
+    clock.set(new Date(T0.getTime() + 2 * HOUR));
+    // (Other tests' users may have outcomes due too.)
+    expect((await evaluateWithTwoReplicas()).skipped).toBe(0);
+    for (const u of [open, firm]) await settled(u.userId);
+
+    // then the one who reconsidered validates the challenge, the one who insisted does not; all credit is the agent's
+    const [openShort] = (await trustEvents(open.userId, Events.OutcomeEvaluated.name)).map(decode.outcome);
+    expect(openShort).toMatchObject({ beliefId: belief0[open.userId], horizon: '2h', components: { coherence: 0, confidence: 0, stability: 1, validation: 1 }, validationExplicit: 1, validationImplicit: 0 });
+    expect(openShort!.reward).toBeCloseTo(0.4, 9);
+    expect(openShort!.credit).toEqual([{ actor: 'agent', share: expect.closeTo(0.4, 9) }]);
+    const [firmShort] = (await trustEvents(firm.userId, Events.OutcomeEvaluated.name)).map(decode.outcome);
+    expect(firmShort).toMatchObject({ beliefId: belief0[firm.userId], horizon: '2h', components: { coherence: 0, confidence: 0, stability: 0, validation: -1 }, validationExplicit: -1 });
+    expect(firmShort!.reward).toBeCloseTo(-0.2, 9);
+    const steps = (await trustEvents(firm.userId, Events.TrustUpdated.name)).map(decode.updated);
+    expect(steps.map((x) => [x.actor, x.horizon])).toEqual([['agent', '2h']]);
+    expect(steps[0]!.trust).toBeLessThan(0.5);
+
+    // when the user who reconsidered voices contradicting evidence (a second conflict on the belief) and a day has passed
+    const other = `${open.userId.slice(0, 8)}-other`;
+    graphs.set(open.userId, graphOf([{ beliefId: belief0[open.userId]!, confidence: 0.4 }, { beliefId: other, confidence: 0.5 }, { beliefId: 'said-since', confidence: 0.5 }], [[belief0[open.userId]!, other], ['said-since', belief0[open.userId]!]]));
+    clock.set(new Date(T0.getTime() + 25 * HOUR));
+    expect((await evaluateWithTwoReplicas()).skipped).toBe(0);
+    for (const u of [open, firm]) await settled(u.userId);
+
+    // then the long outcomes are judged the same way, the new conflict counting for the challenge
+    const openLong = (await trustEvents(open.userId, Events.OutcomeEvaluated.name)).map(decode.outcome)[1]!;
+    expect(openLong).toMatchObject({ horizon: '24h', components: { coherence: 0, stability: 1, validation: 1 } });
+    expect(openLong.components!.confidence).toBeGreaterThan(0);
+    const firmLong = (await trustEvents(firm.userId, Events.OutcomeEvaluated.name)).map(decode.outcome)[1]!;
+    expect(firmLong).toMatchObject({ horizon: '24h', components: { confidence: 0, stability: 0, validation: -1 } });
+    expect(firmLong.reward).toBeCloseTo(-0.2, 9);
+    expect((await getTrust(bus, firm.userId)).actors.map((a) => [a.actor, a.updates])).toEqual([
+      ['user', 0],
+      ['agent', 2],
+    ]);
+    // Only challenge outcomes were due: the companion's beliefs were never asked for.
+    expect([open, firm].filter((u) => companionAskedFor.has(u.userId))).toEqual([]);
+
+    // and replay folds both streams into the same rows
+    const report = await replayProjection({ bus, database, service: 'trust', schema, projection: trustProjection, migrations: service.migrations, keep: false });
+    expect(report.equal).toBe(true);
+  }, 60_000);
+
+  it('a redelivered challenge asks and appends nothing; the other belief-graph events are passed over unread', async () => {
+    const u = user();
+    const beliefId = randomUUID();
+    graphs.set(u.userId, graphOf([{ beliefId, confidence: 0.45 }]));
+    clock.set(T0);
+    const asked = graphQueries;
+    await challenged(u.userId, beliefId);
+    expect(graphQueries).toBe(asked + 1);
+    const before = await bus.lastOnSubject('trust', u.userId);
+
+    // belief-graph's own extraction on the same chain: nothing to decide, nothing asked
+    await onBeliefGraph(u.userId, (at) => draft(Events.BeliefsExtracted, belief.BeliefsExtracted.fromPartial({ holder: 'user', sourceMessageId: randomUUID(), sourceKind: 'user_message' }), { userId: u.userId, id: randomUUID(), occurredAt: at }));
+    // the challenge read again (a redelivery, another replica)
+    const [issued] = await (async () => {
+      const out: StoredEvent[] = [];
+      for await (const e of bus.read('belief-graph', { key: u.userId })) if (e.type === Events.BeliefChallengeIssued.name) out.push(e);
+      return out;
+    })();
+    await createTrustReactor(deps).react(issued!);
+
+    expect(graphQueries).toBe(asked + 1);
+    expect((await bus.lastOnSubject('trust', u.userId))?.seq).toBe(before?.seq);
+    expect(await trustEvents(u.userId, Events.GardenerDecided.name)).toHaveLength(1);
+  }, 60_000);
+
   it('replays into an empty schema with the same rows', async () => {
     const report = await replayProjection({ bus, database, service: 'trust', schema, projection: trustProjection, migrations: service.migrations, keep: false });
     expect(report.events).toBeGreaterThan(0);
     expect(report.equal).toBe(true);
   }, 60_000);
 
-  it('erasure deletes every row of the user, the schedule too', async () => {
+  it('erasure deletes every row of the user, the schedule and the challenges too', async () => {
     const u = user();
     companions.set(u.userId, [companionBelief('i am a patient person')]);
     clock.set(T0);
     await u.turn('You really are so patient with me.', 'I really am a patient person, that is who I am.');
+    await challenged(u.userId, randomUUID());
     await db.transaction().execute((trx) => trustProjection.erase(trx, u.userId));
-    for (const table of ['actors', 'feedback', 'decisions', 'outcomes', 'coherence_samples', 'schedule'] as const) {
+    for (const table of ['actors', 'feedback', 'decisions', 'outcomes', 'coherence_samples', 'schedule', 'challenges'] as const) {
       expect(await db.selectFrom(table).select('user_id').where('user_id', '=', u.userId).execute()).toEqual([]);
     }
   }, 60_000);

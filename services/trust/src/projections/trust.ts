@@ -4,7 +4,7 @@ import type { Projection } from '@hearth/store';
 import { HORIZONS, type Horizon } from '@hearth/trust';
 import type { Transaction } from 'kysely';
 import type { TrustDb } from '../db.js';
-import { outcomeId } from '../ids.js';
+import { challengeDecisionId, outcomeId } from '../ids.js';
 
 type Trx = Transaction<TrustDb>;
 
@@ -14,19 +14,28 @@ export function sharesToJson(shares: readonly ActorShare[]): string {
 }
 
 /**
- * Trust's read model, folded from its own events only (replay computes nothing:
+ * Trust's read model, folded from its own events (replay computes nothing:
  * every number is in the events): the tags of each turn and the coherence at it,
- * the gardener's decisions and the two outcomes a promote or deprecate opens,
- * their evaluation, and T_actor. `schedule.next_due_at` follows the earliest
- * pending outcome; the lease columns are the scheduler's (the table is not
- * compared by replay).
+ * the gardener's decisions and the two outcomes a promote, deprecate or
+ * challenge opens, their evaluation, and T_actor. `schedule.next_due_at`
+ * follows the earliest pending outcome; the lease columns are the scheduler's
+ * (the table is not compared by replay).
+ *
+ * From belief-graph's stream, the belief challenges and the user's answers to
+ * them, which a challenge decision is judged by; they touch only `challenges`,
+ * so the two streams fold alike in any interleaving. Every other belief-graph
+ * event is passed over on its type alone.
  */
 export const trustProjection: Projection<TrustDb> = {
   name: 'trust',
-  sources: ['trust'],
-  tables: ['actors', 'feedback', 'decisions', 'outcomes', 'coherence_samples'],
+  sources: ['trust', 'belief-graph'],
+  tables: ['actors', 'feedback', 'decisions', 'outcomes', 'coherence_samples', 'challenges'],
   async apply(trx, e) {
     switch (e.type) {
+      case Events.BeliefChallengeIssued.name:
+        return challengeIssued(trx, e);
+      case Events.BeliefConfidenceUpdated.name:
+        return challengeAnswered(trx, e);
       case Events.FeedbackRecorded.name:
         return feedbackRecorded(trx, e);
       case Events.GardenerDecided.name:
@@ -47,7 +56,7 @@ export const trustProjection: Projection<TrustDb> = {
     }
   },
   async erase(trx, userId) {
-    for (const table of ['actors', 'feedback', 'decisions', 'outcomes', 'coherence_samples', 'schedule'] as const) {
+    for (const table of ['actors', 'feedback', 'decisions', 'outcomes', 'coherence_samples', 'schedule', 'challenges'] as const) {
       await trx.deleteFrom(table).where('user_id', '=', userId).execute();
     }
   },
@@ -146,6 +155,46 @@ async function outcomeEvaluated(trx: Trx, e: StoredEvent): Promise<void> {
     .onConflict((oc) => oc.column('outcome_id').doUpdateSet(evaluated))
     .execute();
   await scheduleNext(trx, e.userId);
+}
+
+async function challengeIssued(trx: Trx, e: StoredEvent): Promise<void> {
+  const c = payloadOf(e, Events.BeliefChallengeIssued);
+  if (!c.challengeId || !c.beliefId) return;
+  await trx
+    .insertInto('challenges')
+    .values({
+      challenge_id: c.challengeId,
+      user_id: e.userId,
+      belief_id: c.beliefId,
+      decision_id: challengeDecisionId(c.challengeId),
+      message_id: c.messageId,
+      issued_at: e.occurredAt,
+      answer_signal: null,
+      answer_message_id: null,
+      answer_delta: null,
+      answer_confidence: null,
+      answered_at: null,
+    })
+    .onConflict((oc) => oc.column('challenge_id').doNothing())
+    .execute();
+}
+
+/**
+ * The user's answer to a challenge (belief-challenge.md §5). It follows its
+ * BeliefChallengeIssued on the same chain (belief-graph answers only a
+ * challenge its projection holds), so the row is there; only the first answer
+ * counts, as in belief-graph.
+ */
+async function challengeAnswered(trx: Trx, e: StoredEvent): Promise<void> {
+  const u = payloadOf(e, Events.BeliefConfidenceUpdated);
+  if (!u.challengeId) return;
+  await trx
+    .updateTable('challenges')
+    .set({ answer_signal: u.signal, answer_message_id: u.sourceMessageId, answer_delta: u.delta, answer_confidence: u.confidence, answered_at: e.occurredAt })
+    .where('challenge_id', '=', u.challengeId)
+    .where('user_id', '=', e.userId)
+    .where('answered_at', 'is', null)
+    .execute();
 }
 
 /** The scheduler's next look at the user: its earliest pending outcome (null when none). */

@@ -1,11 +1,12 @@
 import { appendDecided, isTransientError, type Bus, type RunningConsumer } from '@hearth/bus';
 import type { Clock } from '@hearth/clock';
-import { getCompanionBeliefs } from '@hearth/events';
+import { createBeliefQueries, getCompanionBeliefs } from '@hearth/events';
 import { requireApplied, waitForCheckpoint, waitForPosition } from '@hearth/store';
 import { counter, type Logger } from '@hearth/telemetry';
-import { anchorsOf, coherenceOf, decisionCoherence, TRUST_CONFIG, type BeliefView, type Horizon, type OutcomeInputs } from '@hearth/trust';
+import type { belief } from '@hearth/proto';
+import { anchorsOf, coherenceOf, decisionCoherence, TRUST_CONFIG, type AnswerSignal, type BeliefView, type Horizon, type OutcomeInputs } from '@hearth/trust';
 import { sql, type Kysely } from 'kysely';
-import { beliefViewOf, decisionOf, loadActors, loadFeedback } from '../adapters/state.js';
+import { beliefViewOf, decisionOf, loadActors, loadFeedback, userBeliefOf } from '../adapters/state.js';
 import { SCHEDULER, SERVICE } from '../config.js';
 import type { TrustDb } from '../db.js';
 import { outcomeDrafts } from '../handlers/drafts.js';
@@ -124,22 +125,34 @@ async function projectionCaughtUp(deps: SchedulerDeps): Promise<void> {
   }
 }
 
-/** The user's due outcomes, in due order, each judged against the companion's state now. */
+/**
+ * The user's due outcomes, in due order, each judged against the companion's
+ * state now; a challenge's against the user's belief now and the user's
+ * answers (each read only when such an outcome is due).
+ */
 async function evaluateUser(deps: SchedulerDeps, userId: string, now: Date): Promise<{ outcomes: number; trustUpdates: number }> {
   const { db } = deps;
   const out = { outcomes: 0, trustUpdates: 0 };
   const due = await db
     .selectFrom('outcomes')
-    .select(['outcome_id', 'decision_id', 'belief_id', 'horizon', 'due_at'])
-    .where('user_id', '=', userId)
-    .where('evaluated_at', 'is', null)
-    .where('due_at', '<=', now)
-    .orderBy('due_at')
-    .orderBy('outcome_id')
+    .leftJoin('decisions', 'decisions.decision_id', 'outcomes.decision_id')
+    .select(['outcomes.outcome_id', 'outcomes.decision_id', 'outcomes.belief_id', 'outcomes.horizon', 'outcomes.due_at', 'decisions.action'])
+    .where('outcomes.user_id', '=', userId)
+    .where('outcomes.evaluated_at', 'is', null)
+    .where('outcomes.due_at', '<=', now)
+    .orderBy('outcomes.due_at')
+    .orderBy('outcomes.outcome_id')
     .execute();
   if (due.length === 0) return out;
-  // The companion as it stands now: one answer serves every outcome of this pass.
-  const beliefs = (await getCompanionBeliefs(deps.bus, { userId, at: now, beliefIds: [] }, SERVICE.beliefsTimeoutMs)).beliefs.map(beliefViewOf);
+  const challenges = due.some((o) => o.action === 'challenge');
+  const gardener = due.some((o) => o.action !== 'challenge');
+  // The user's answers come on belief-graph's stream: the projection holds the user's chain there first.
+  if (challenges) await beliefGraphCaughtUp(deps, userId);
+  // The companion, and the user's graph, as they stand now: one answer serves every outcome of this pass.
+  const [beliefs, graph] = await Promise.all([
+    gardener ? getCompanionBeliefs(deps.bus, { userId, at: now, beliefIds: [] }, SERVICE.beliefsTimeoutMs).then((r) => r.beliefs.map(beliefViewOf)) : Promise.resolve([]),
+    challenges ? createBeliefQueries(deps.bus, SERVICE.beliefsTimeoutMs).get(userId, 'user') : Promise.resolve(null),
+  ]);
   const coherence = coherenceOf(anchorsOf(beliefs));
   const subject = deps.bus.topology.subject('trust', userId);
   let ownSeq = 0;
@@ -155,7 +168,7 @@ async function evaluateUser(deps: SchedulerDeps, userId: string, now: Date): Pro
       if (!row || row.evaluated_at) return [];
       const decisionRow = await db.selectFrom('decisions').selectAll().where('decision_id', '=', o.decision_id).executeTakeFirstOrThrow();
       const decision = decisionOf(decisionRow);
-      const inputs = await outcomeInputs(db, userId, decision, horizon, now, coherence, beliefs);
+      const inputs = await outcomeInputs(db, userId, decision, horizon, now, coherence, beliefs, graph);
       const actors = await loadActors(db, userId);
       const d = decideOutcome(inputs, actors, alphaScale);
       steps = d.steps.length;
@@ -180,7 +193,15 @@ async function evaluateUser(deps: SchedulerDeps, userId: string, now: Date): Pro
   return out;
 }
 
-/** Everything evaluateOutcome reads about one decision, from the projection and the companion now. */
+/** Waits (a while) for the projection to hold the user's belief-graph chain as it is now: the answers to their challenges. */
+async function beliefGraphCaughtUp(deps: SchedulerDeps, userId: string): Promise<void> {
+  const last = await deps.bus.lastOnSubject('belief-graph', userId);
+  if (last && !(await waitForPosition(deps.db, trustProjection.name, last.subject, last.seq, { timeoutMs: SCHEDULER.catchUpWaitMs }))) {
+    deps.logger?.warn({ userId, target: last.seq }, "trust projection is behind the user's belief-graph chain; judging challenges on the answers it holds");
+  }
+}
+
+/** Everything evaluateOutcome reads about one decision, from the projection and the companion (or, for a challenge, the user's graph) now. */
 async function outcomeInputs(
   db: Kysely<TrustDb>,
   userId: string,
@@ -189,16 +210,18 @@ async function outcomeInputs(
   now: Date,
   coherence: number,
   beliefs: readonly BeliefView[],
+  graph: belief.GetBeliefsResponse | null,
 ): Promise<OutcomeInputs> {
+  if (decision.action === 'challenge') return challengeInputs(db, userId, decision, horizon, now, coherence, graph);
   const at = decision.at.getTime();
   const [conflicts, beliefDecisions, userFeedback] = await Promise.all([
-    db.selectFrom('decisions').select('conflicts').where('user_id', '=', userId).where('created_at', '<=', now).orderBy('created_at', 'desc').limit(SERVICE.conflictHistoryLimit).execute(),
+    conflictHistory(db, userId, now),
     db
       .selectFrom('decisions')
       .select(['created_at', 'action'])
       .where('user_id', '=', userId)
       .where('belief_id', '=', decision.beliefId)
-      .where('action', '!=', 'hold')
+      .where('action', 'in', ['promote', 'deprecate'])
       .where('created_at', '>=', new Date(now.getTime() - TRUST_CONFIG.stabilityWindowMs))
       .where('created_at', '<=', now)
       .orderBy('created_at')
@@ -214,10 +237,61 @@ async function outcomeInputs(
     coherenceOwn: decisionCoherence(beliefs, decision.beliefId, { confidence: decision.confidence, level: decision.level }),
     // A belief the graph no longer returns: its conflicts are taken as unchanged.
     conflicts: belief ? belief.openConflicts : decision.conflicts,
-    conflictHistory: conflicts.map((c) => c.conflicts),
+    conflictHistory: conflicts,
     beliefDecisions: beliefDecisions.map((d) => ({ at: d.created_at, action: d.action as 'promote' | 'deprecate' })),
     userFeedback,
   };
+}
+
+/**
+ * A challenge's inputs: the open conflicts on the user's belief now (taken as
+ * unchanged when the graph no longer lists it), and the user's answers to the
+ * belief's challenges up to now (the evaluator applies its windows; a belief is
+ * challenged at most once a conversation, so they are few).
+ */
+async function challengeInputs(
+  db: Kysely<TrustDb>,
+  userId: string,
+  decision: ReturnType<typeof decisionOf>,
+  horizon: Horizon,
+  now: Date,
+  coherence: number,
+  graph: belief.GetBeliefsResponse | null,
+): Promise<OutcomeInputs> {
+  const [conflicts, own, answers] = await Promise.all([
+    conflictHistory(db, userId, now),
+    db.selectFrom('challenges').select('challenge_id').where('decision_id', '=', decision.decisionId).executeTakeFirst(),
+    db
+      .selectFrom('challenges')
+      .select(['challenge_id', 'answer_signal', 'answered_at'])
+      .where('user_id', '=', userId)
+      .where('belief_id', '=', decision.beliefId)
+      .where('answered_at', 'is not', null)
+      .where('answered_at', '<=', now)
+      .orderBy('answered_at')
+      .execute(),
+  ]);
+  const known = graph ? userBeliefOf(graph, decision.beliefId) : null;
+  return {
+    decision,
+    horizon,
+    at: now,
+    coherence,
+    coherenceOwn: 0,
+    conflicts: known ? known.openConflicts : decision.conflicts,
+    conflictHistory: conflicts,
+    beliefDecisions: [],
+    userFeedback: [],
+    challenge: own
+      ? { challengeId: own.challenge_id, answers: answers.map((a) => ({ challengeId: a.challenge_id, signal: a.answer_signal as AnswerSignal, at: a.answered_at! })) }
+      : undefined,
+  };
+}
+
+/** The open-conflict counts of the user's most recent decisions (Δconf's 95th percentile). */
+async function conflictHistory(db: Kysely<TrustDb>, userId: string, now: Date): Promise<number[]> {
+  const rows = await db.selectFrom('decisions').select('conflicts').where('user_id', '=', userId).where('created_at', '<=', now).orderBy('created_at', 'desc').limit(SERVICE.conflictHistoryLimit).execute();
+  return rows.map((c) => c.conflicts);
 }
 
 /**

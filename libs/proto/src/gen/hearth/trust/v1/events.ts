@@ -83,13 +83,19 @@ export interface ActorShare {
  * GardenerDecided: the gardener's scan of one belief after new feedback. The
  * decision is recorded whatever the action, for the outcome evaluator; belief-graph
  * applies a promote or deprecate (or says why not) with BeliefGardened.
+ * Or (action challenge) a belief challenge the companion wove into a reply
+ * (belief-graph's BeliefChallengeIssued), judged like the gardener's decisions:
+ * belief_id is then the user's belief, contributions {agent: 1}, conflicts and
+ * confidence the user's belief's (0 when unknown), level 0, and feedback, neg,
+ * the global scores, coherence and doubt_rate 0 (not read for it); belief-graph
+ * applies nothing.
  */
 export interface GardenerDecided {
   decisionId: string;
   beliefId: string;
-  /** promote | deprecate | hold (circuit breaker, or feedback between the thresholds) */
+  /** promote | deprecate | hold (circuit breaker, or feedback between the thresholds) | challenge */
   action: string;
-  /** Why: above_promotion | below_deprecation | between_thresholds | circuit_breaker */
+  /** Why: above_promotion | below_deprecation | between_thresholds | circuit_breaker | at_ceiling | at_floor | challenge_issued */
   reason: string;
   /** The belief's score: feedback ∈ [−1, 1], neg ∈ [0, 1]. */
   feedback: number;
