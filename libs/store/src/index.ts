@@ -18,6 +18,7 @@ export {
   type AppliedListener,
 } from './projection.js';
 export { startReactor, reactOnce, type Reactor } from './reactor.js';
+export { startPoller, type PollerOptions } from './poller.js';
 export { replayProjection, diffTable, type ReplayReport, type ReplayOptions, type TableDiff } from './replay.js';
 export { recordQuarantine, markQuarantineRedriven, quarantinedEvents, type QuarantinedEvent } from './quarantine.js';
 export { ErasureEvents, ERASURE_REACTOR, applyErasure, startErasures, erasureAppliedId, type ErasureOptions } from './erasure.js';

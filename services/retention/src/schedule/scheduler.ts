@@ -1,7 +1,7 @@
 import { appendDecided, draft, isTransientError, type Bus, type EventDraft, type RunningConsumer } from '@hearth/bus';
 import type { Clock } from '@hearth/clock';
 import { deriveId, Events } from '@hearth/events';
-import { waitForCheckpoint, waitForPosition } from '@hearth/store';
+import { startPoller, waitForCheckpoint, waitForPosition } from '@hearth/store';
 import { counter, type Logger } from '@hearth/telemetry';
 import { sql, type Kysely } from 'kysely';
 import { RETENTION, SCHEDULER } from '../config.js';
@@ -283,36 +283,17 @@ function ignoredRunBefore(records: readonly RetentionRecord[], r: RetentionRecor
  * Shaped as a consumer so that the host's readiness and shutdown cover it.
  */
 export function startScheduler(deps: SchedulerDeps & { pollMs: number; replica: string }): RunningConsumer {
-  let stopping = false;
-  let wake: (() => void) | null = null;
-  const loop = (async () => {
-    while (!stopping) {
-      try {
-        const r = await evaluateDueHours(deps, { replica: deps.replica, isStopping: () => stopping });
-        if (r.users > 0 || r.skipped > 0) deps.logger?.info({ ...r }, 'retention hours evaluated');
-      } catch (err) {
-        deps.logger?.error({ err }, 'retention evaluation failed; retrying at the next poll');
-      }
-      if (stopping) break;
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-        setTimeout(resolve, deps.pollMs);
-      });
-      wake = null;
-    }
-  })();
-  return {
+  return startPoller({
     name: 'retention-scheduler',
-    isBound: () => !stopping,
+    pollMs: deps.pollMs,
+    pass: (isStopping) => evaluateDueHours(deps, { replica: deps.replica, isStopping }),
+    worthLogging: (r) => r.users > 0 || r.skipped > 0,
     async lag() {
       const current = floorHour(deps.clock.now());
       const row = await deps.db.selectFrom('schedule').select((eb) => eb.fn.countAll<string>().as('n')).where('evaluated_through', '<', current).executeTakeFirst();
       return Number(row?.n ?? 0);
     },
-    async stop() {
-      stopping = true;
-      (wake as (() => void) | null)?.();
-      await loop;
-    },
-  };
+    ...(deps.logger ? { logger: deps.logger } : {}),
+    messages: { done: 'retention hours evaluated', failed: 'retention evaluation failed; retrying at the next poll' },
+  });
 }

@@ -1,7 +1,7 @@
 import { appendDecided, isTransientError, type Bus, type RunningConsumer } from '@hearth/bus';
 import type { Clock } from '@hearth/clock';
 import { createBeliefQueries, getCompanionBeliefs } from '@hearth/events';
-import { requireApplied, waitForCheckpoint, waitForPosition } from '@hearth/store';
+import { requireApplied, startPoller, waitForCheckpoint, waitForPosition } from '@hearth/store';
 import { counter, type Logger } from '@hearth/telemetry';
 import type { belief } from '@hearth/proto';
 import { anchorsOf, coherenceOf, decisionCoherence, TRUST_CONFIG, type AnswerSignal, type BeliefView, type Horizon, type OutcomeInputs } from '@hearth/trust';
@@ -300,35 +300,16 @@ async function conflictHistory(db: Kysely<TrustDb>, userId: string, now: Date): 
  * clock. Shaped as a consumer so that the host's readiness and shutdown cover it.
  */
 export function startOutcomeScheduler(deps: SchedulerDeps & { pollMs: number; replica: string }): RunningConsumer {
-  let stopping = false;
-  let wake: (() => void) | null = null;
-  const loop = (async () => {
-    while (!stopping) {
-      try {
-        const r = await evaluateDueOutcomes(deps, { replica: deps.replica, isStopping: () => stopping });
-        if (r.outcomes > 0 || r.skipped > 0) deps.logger?.info({ ...r }, 'trust outcomes evaluated');
-      } catch (err) {
-        deps.logger?.error({ err }, 'trust outcome evaluation failed; retrying at the next poll');
-      }
-      if (stopping) break;
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-        setTimeout(resolve, deps.pollMs);
-      });
-      wake = null;
-    }
-  })();
-  return {
+  return startPoller({
     name: 'trust-outcome-scheduler',
-    isBound: () => !stopping,
+    pollMs: deps.pollMs,
+    pass: (isStopping) => evaluateDueOutcomes(deps, { replica: deps.replica, isStopping }),
+    worthLogging: (r) => r.outcomes > 0 || r.skipped > 0,
     async lag() {
       const row = await deps.db.selectFrom('schedule').select((eb) => eb.fn.countAll<string>().as('n')).where('next_due_at', '<=', deps.clock.now()).executeTakeFirst();
       return Number(row?.n ?? 0);
     },
-    async stop() {
-      stopping = true;
-      (wake as (() => void) | null)?.();
-      await loop;
-    },
-  };
+    ...(deps.logger ? { logger: deps.logger } : {}),
+    messages: { done: 'trust outcomes evaluated', failed: 'trust outcome evaluation failed; retrying at the next poll' },
+  });
 }
