@@ -181,29 +181,42 @@ export async function startProjection<DB>(
   projection: Projection<DB>,
   opts: ProjectionRunnerOptions = {},
 ): Promise<RunningConsumer[]> {
+  return startEach(projection.sources, (source) =>
+    startConsumer(bus, {
+      service,
+      purpose: consumerPurpose(projection.name, source, projection.key),
+      source,
+      key: projection.key,
+      batchSize: opts.batchSize ?? 100,
+      maxDeliver: opts.maxDeliver ?? 5,
+      handle: async (events) => {
+        const { outcomes, applied } = await applyEvents(db, projection, events);
+        if (applied.length > 0) opts.onApplied?.(applied);
+        return outcomes;
+      },
+      quarantine: (q) => recordQuarantine(db as AnyDb, projection.name, q, { checkpoint: true }),
+      redrive: (e) =>
+        db.transaction().execute(async (trx) => {
+          if (!isErased(e, await erasedGenerations(trx as AnyDb, [e]))) await projection.apply(trx, e);
+          await markQuarantineRedriven(trx as AnyDb, projection.name, e);
+        }),
+    }),
+  );
+}
+
+/**
+ * Starts one consumer per source, in order. If one cannot start (its stream is
+ * missing, NATS went away), the ones already started are stopped before the
+ * error is thrown: nothing is left consuming for a projection or reactor that
+ * did not start, which would keep the process from ending.
+ */
+export async function startEach<S>(sources: readonly S[], start: (source: S) => Promise<RunningConsumer>): Promise<RunningConsumer[]> {
   const running: RunningConsumer[] = [];
-  for (const source of projection.sources) {
-    running.push(
-      await startConsumer(bus, {
-        service,
-        purpose: consumerPurpose(projection.name, source, projection.key),
-        source,
-        key: projection.key,
-        batchSize: opts.batchSize ?? 100,
-        maxDeliver: opts.maxDeliver ?? 5,
-        handle: async (events) => {
-          const { outcomes, applied } = await applyEvents(db, projection, events);
-          if (applied.length > 0) opts.onApplied?.(applied);
-          return outcomes;
-        },
-        quarantine: (q) => recordQuarantine(db as AnyDb, projection.name, q, { checkpoint: true }),
-        redrive: (e) =>
-          db.transaction().execute(async (trx) => {
-            if (!isErased(e, await erasedGenerations(trx as AnyDb, [e]))) await projection.apply(trx, e);
-            await markQuarantineRedriven(trx as AnyDb, projection.name, e);
-          }),
-      }),
-    );
+  try {
+    for (const source of sources) running.push(await start(source));
+  } catch (err) {
+    await Promise.allSettled(running.map((c) => c.stop()));
+    throw err;
   }
   return running;
 }

@@ -1,5 +1,5 @@
 import { ACK, startConsumer, withCause, type Bus, type Outcome, type RunningConsumer, type ServiceName, type StoredEvent } from '@hearth/bus';
-import { consumerPurpose, GAP_RETRY_MS, positionOf } from './projection.js';
+import { consumerPurpose, GAP_RETRY_MS, positionOf, startEach } from './projection.js';
 import { markQuarantineRedriven, recordQuarantine } from './quarantine.js';
 import { runtimeDb, type AnyDb } from './runtime.js';
 
@@ -64,38 +64,34 @@ export async function startReactor(
   reactor: Reactor,
   opts: { maxDeliver?: number; batchSize?: number } = {},
 ): Promise<RunningConsumer[]> {
-  const running: RunningConsumer[] = [];
-  for (const source of reactor.sources) {
-    running.push(
-      stoppedFirst(await startConsumer(bus, {
-        service,
-        purpose: consumerPurpose(reactor.name, source, reactor.key),
-        source,
-        key: reactor.key,
-        maxDeliver: opts.maxDeliver ?? 5,
-        batchSize: opts.batchSize ?? 20,
-        handle: async (events) => {
-          // In order within a subject (a user's chain), concurrently across subjects.
-          const outcomes: Outcome[] = new Array<Outcome>(events.length);
-          const chains = new Map<string, number[]>();
-          events.forEach((e, i) => chains.set(e.subject, [...(chains.get(e.subject) ?? []), i]));
-          await Promise.all(
-            [...chains.values()].map(async (indexes) => {
-              for (const i of indexes) outcomes[i] = await reactOnce(db, reactor, events[i]!);
-            }),
-          );
-          return outcomes;
-        },
-        quarantine: (q) => recordQuarantine(db, reactor.name, q, { checkpoint: false }),
-        redrive: async (e) => {
-          // Its outputs have ids derived from the event: a redrive appends nothing twice.
-          await reactTo(reactor, e);
-          await markQuarantineRedriven(db, reactor.name, e);
-        },
-      })),
-    );
-  }
-  return running;
+  return startEach(reactor.sources, async (source) =>
+    stoppedFirst(await startConsumer(bus, {
+      service,
+      purpose: consumerPurpose(reactor.name, source, reactor.key),
+      source,
+      key: reactor.key,
+      maxDeliver: opts.maxDeliver ?? 5,
+      batchSize: opts.batchSize ?? 20,
+      handle: async (events) => {
+        // In order within a subject (a user's chain), concurrently across subjects.
+        const outcomes: Outcome[] = new Array<Outcome>(events.length);
+        const chains = new Map<string, number[]>();
+        events.forEach((e, i) => chains.set(e.subject, [...(chains.get(e.subject) ?? []), i]));
+        await Promise.all(
+          [...chains.values()].map(async (indexes) => {
+            for (const i of indexes) outcomes[i] = await reactOnce(db, reactor, events[i]!);
+          }),
+        );
+        return outcomes;
+      },
+      quarantine: (q) => recordQuarantine(db, reactor.name, q, { checkpoint: false }),
+      redrive: async (e) => {
+        // Its outputs have ids derived from the event: a redrive appends nothing twice.
+        await reactTo(reactor, e);
+        await markQuarantineRedriven(db, reactor.name, e);
+      },
+    })),
+  );
 }
 
 /** The consumer marked to stop before the projections its decisions wait for. */
