@@ -116,10 +116,11 @@ describe('outcome-driven trust through the HTTP API on the virtual clock (script
     expect(precise).toMatchObject({ tag: '+doubt', belief_id: target.belief_id, applied: true, reason: 'counted' });
     expect(precise!.weight).toBeLessThan(0);
     expect(Math.abs(precise!.weight)).toBeGreaterThan(Math.abs(vague!.weight));
-    expect(offTarget).toMatchObject({ tag: '+artifact', applied: false, reason: 'off_target' });
-    // Gated: no decision came of it, the belief is as it was.
-    const after = await companionWhen(anon, me.userId!, () => true);
-    for (const s of seeds.filter((x) => x.belief_id !== target.belief_id)) expect(after.find((n) => n.belief_id === s.belief_id)?.confidence).toBe(s.confidence);
+    // Gated out: aligned below 0.2 with every belief (below 0.05 it names none at all), it counts for nothing.
+    expect(offTarget).toMatchObject({ tag: '+artifact', applied: false });
+    expect(['off_target', 'no_belief']).toContain(offTarget!.reason);
+    // Only the precise doubt reaches the gardener: nothing else can move a belief.
+    expect(view.feedback.filter((f) => f.applied)).toEqual([precise]);
   });
 });
 

@@ -46,21 +46,36 @@ export function coherenceOf(anchors: Anchors): number {
  * A decision's own move of the companion toward (+) or away from (−) its
  * persona, as it stands now: the decided belief's weight in the live anchor now
  * less its weight before the decision (activation · confidence, 0 once
- * deprecated), times its alignment with the origin anchor. What else moved
- * coherence since (drift, other decisions, new beliefs) is not in it — Safety
- * Rail 5's baseline, left out by construction rather than extrapolated from a
- * trend. A decision later undone has no share left. Promoting a persona belief
- * is a move toward the persona whatever its place among the others; a foreign
- * belief moves it little either way. 0 for a belief that is not in the
- * identity stream, not embedded by the anchors' model, or gone.
+ * deprecated), times how much more it agrees with the origin anchor than what
+ * the companion picked up beyond its persona (the weighted mean alignment of its
+ * other non-seeded beliefs; 0 while it has none). Promoting a persona belief
+ * moves toward the persona, deprecating one away; deprecating a picked-up
+ * belief that agrees less than the others moves toward it, one that agrees
+ * more away. Not divided by the total weight, so it does not shrink as the
+ * companion grows. (Measured against every other belief instead, promoting a
+ * persona belief of a companion that is little but its persona moved nothing;
+ * against nothing, every deprecation moved away.) What else moved coherence since (drift,
+ * other decisions, new beliefs) is not in it — Safety Rail 5's baseline, left
+ * out by construction rather than extrapolated from a trend — and a decision
+ * later undone has no share left. 0 for a belief that is not in the identity
+ * stream, not embedded by the anchors' model, or gone.
  */
 export function decisionCoherence(beliefs: readonly BeliefView[], beliefId: string, before: { confidence: number; level: number }): number {
   const model = commonModel(beliefs);
   const { origin } = anchorsOf(beliefs, model);
   const b = beliefs.find((x) => x.beliefId === beliefId);
   if (!origin || !b || b.stream !== 'identity' || b.embeddingModel !== model || b.embedding.length !== origin.length) return 0;
-  const weight = (s: { confidence: number; level: number }) => (s.level > TRUST_CONFIG.levels.min ? Math.max(0, b.activation) * Math.max(0, s.confidence) : 0);
-  return (weight(b) - weight(before)) * cosine(b.embedding, origin);
+  const weightOf = (x: BeliefView, s: { confidence: number; level: number } = x) => (s.level > TRUST_CONFIG.levels.min ? Math.max(0, x.activation) * Math.max(0, s.confidence) : 0);
+  let sum = 0;
+  let total = 0;
+  for (const x of beliefs) {
+    if (x.beliefId === beliefId || x.seeded || x.stream !== 'identity' || x.embeddingModel !== model || x.embedding.length !== origin.length) continue;
+    const w = weightOf(x);
+    sum += w * cosine(x.embedding, origin);
+    total += w;
+  }
+  const pickedUp = total > 0 ? sum / total : 0;
+  return (weightOf(b) - weightOf(b, before)) * (cosine(b.embedding, origin) - pickedUp);
 }
 
 /**

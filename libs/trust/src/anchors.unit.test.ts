@@ -1,5 +1,5 @@
 import { TRUST_CONFIG } from './config.js';
-import { anchorsOf, coherenceOf, gAlign } from './anchors.js';
+import { anchorsOf, coherenceOf, decisionCoherence, gAlign } from './anchors.js';
 import type { BeliefView } from './types.js';
 
 function belief(beliefId: string, embedding: number[], over: Partial<BeliefView> = {}): BeliefView {
@@ -64,5 +64,34 @@ describe('g_align (§3)', () => {
     expect(gAlign([0, 1], anchors)).toBeCloseTo(2 ** 1.5, 12);
     expect(gAlign([1, 0], anchors)).toBeCloseTo(0, 12);
     expect(gAlign([1, 1], anchors)).toBeCloseTo(1, 12);
+  });
+});
+
+describe('decisionCoherence (§2 Coherence, the decision’s own move)', () => {
+  // A persona of two statements along x and y; beliefs picked up since along z, and between z and x.
+  const seeds = [belief('p1', [1, 0, 0], { seeded: true, confidence: 0.6 }), belief('p2', [0, 1, 0], { seeded: true, confidence: 0.6 })];
+  const foreign = belief('f1', [0, 0, 1], { confidence: 0.6 });
+  const nearer = belief('f2', [1, 0, 1], { confidence: 0.6 });
+  const step = TRUST_CONFIG.gardenerStep;
+
+  it('given a persona belief promoted then it moves toward the persona: step × (its alignment − that of what was picked up)', () => {
+    // p1 aligns 1/√2 with the origin; f1 0, f2 1/2 (equal weights: 1/4).
+    expect(decisionCoherence([{ ...seeds[0]!, confidence: 0.6 + step }, seeds[1]!, foreign, nearer], 'p1', { confidence: 0.6, level: 0 })).toBeCloseTo(step * (Math.SQRT1_2 - 0.25), 12);
+    // With nothing picked up yet, against nothing.
+    expect(decisionCoherence([{ ...seeds[0]!, confidence: 0.6 + step }, seeds[1]!], 'p1', { confidence: 0.6, level: 0 })).toBeCloseTo(step * Math.SQRT1_2, 12);
+  });
+
+  it('given a persona belief deprecated then it moves away', () => {
+    expect(decisionCoherence([{ ...seeds[0]!, level: -1, confidence: 0.45 }, seeds[1]!, foreign], 'p1', { confidence: 0.6, level: 0 })).toBeLessThan(0);
+  });
+
+  it('given a picked-up belief that agrees less than the others deprecated then it moves toward the persona; promoted, away', () => {
+    expect(decisionCoherence([...seeds, { ...foreign, level: -1, confidence: 0.45 }, nearer], 'f1', { confidence: 0.6, level: 0 })).toBeGreaterThan(0);
+    expect(decisionCoherence([...seeds, { ...foreign, level: 1, confidence: 0.75 }, nearer], 'f1', { confidence: 0.6, level: 0 })).toBeLessThan(0);
+  });
+
+  it('given a decision not in the identity stream, or one later undone, then it has no share', () => {
+    expect(decisionCoherence([...seeds, { ...foreign, stream: 'state', confidence: 0.75 }], 'f1', { confidence: 0.6, level: 0 })).toBe(0);
+    expect(decisionCoherence([...seeds, foreign, nearer], 'f1', { confidence: 0.6, level: 0 })).toBeCloseTo(0, 12);
   });
 });

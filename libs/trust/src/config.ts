@@ -41,10 +41,11 @@ export const TRUST_CONFIG = {
   } satisfies Record<Horizon, { ms: number; alphaScale: number }>,
   /**
    * §2 Coherence: Δcoh normalized to [−1, 1]. Hearth: the decision's own move
-   * toward the persona (decisionCoherence: weight change × alignment with the
-   * origin) that is full credit — one gardener step (0.15) of a fully active
-   * belief half aligned with the origin anchor, as the beliefs of a
-   * four-statement persona are (about 0.5 with the local embedder).
+   * toward the persona (decisionCoherence: weight change × how much more the
+   * belief agrees with the origin anchor than what was picked up beyond it)
+   * that is full credit — a gardener step (0.15) of a fully active belief half
+   * aligned with the origin, as a four-statement persona's own beliefs are
+   * (about 0.5 with the local embedder).
    */
   coherenceScale: 0.075,
   /** §2 Conflict: Δconf is normalized by the 95th percentile of the user's open-conflict counts (at least 1). */
