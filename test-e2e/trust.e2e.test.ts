@@ -10,6 +10,7 @@ import { startHearth, type RunningHearth } from './support/process.js';
 interface NodeBody {
   belief_id: string;
   canonical_text: string;
+  polarity: string;
   stream: string;
   confidence: number;
   source_message_ids: string[];
@@ -47,9 +48,14 @@ async function trustWhen(anon: HearthClient, userId: string, done: (v: TrustView
 
 const actor = (v: TrustView, name: string) => v.actors.find((a) => a.actor === name)!;
 
-/** "i am a patient person" → "you are a patient person": the user speaking of the friend's own belief. */
-function aboutYou(canonical: string): string {
-  return canonical.replace(/^i am\b/, 'you are').replace(/^i\b/, 'you').replace(/\bmy\b/g, 'your');
+/**
+ * "i am a patient person" → "you are a patient person": the user speaking of the friend's
+ * own belief, with its polarity ("i like rushing", denied → "you don't like rushing").
+ */
+function aboutYou(canonical: string, polarity = 'affirm'): string {
+  const you = canonical.replace(/\bmy\b/g, 'your');
+  if (polarity === 'deny') return /^i am\b/.test(you) ? you.replace(/^i am\b/, 'you are not') : you.replace(/^i\b/, "you don't");
+  return you.replace(/^i am\b/, 'you are').replace(/^i\b/, 'you');
 }
 
 describe('outcome-driven trust through the HTTP API on the virtual clock (scripts/start, Postgres)', () => {
@@ -75,7 +81,7 @@ describe('outcome-driven trust through the HTTP API on the virtual clock (script
     const praise = async (round: number) => {
       const user = await anon.as({ userId: me.userId! });
       for (const b of seeds) {
-        await sayOk(user, c, `${round === 0 ? 'I love that' : 'I really like that'} ${aboutYou(b.canonical_text)}.`);
+        await sayOk(user, c, `${round === 0 ? 'I love that' : 'I really like that'} ${aboutYou(b.canonical_text, b.polarity)}.`);
         expect((await anon.advanceClock(180)).status).toBe(200);
       }
       await trustWhen(anon, me.userId!, (v) => v.feedback.filter((f) => f.actor === 'user').length >= (round + 1) * seeds.length);
@@ -106,9 +112,10 @@ describe('outcome-driven trust through the HTTP API on the virtual clock (script
   it('scenario 3 and 4: a precise doubt weighs more than a vague one, and an off-target one is gated out, the belief untouched', async () => {
     const me = await onboard(anon);
     const seeds = await companionWhen(anon, me.userId!, (ns) => ns.length >= 3);
-    const target = seeds.find((s) => /^i am /.test(s.canonical_text)) ?? seeds[0]!;
+    const affirmed = seeds.filter((s) => s.polarity === 'affirm');
+    const target = affirmed.find((s) => /^i am /.test(s.canonical_text)) ?? affirmed[0] ?? seeds[0]!;
     const c = randomUUID();
-    await sayOk(me, c, `I'm not sure ${aboutYou(target.canonical_text)} really.`);
+    await sayOk(me, c, `I'm not sure ${aboutYou(target.canonical_text, target.polarity)} really.`);
     await sayOk(me, c, "I'm not sure you're really who you say you are.");
     await sayOk(me, c, "You're just autocomplete.");
     const view = await trustWhen(anon, me.userId!, (v) => v.feedback.filter((f) => f.actor === 'user').length >= 3);
@@ -200,7 +207,8 @@ describe('an agent that tags every reply +keep (a local OpenAI-compatible stub) 
   it('scenario 2: the template is collapsed by the tag-storm window, earns one decision at most and no validation, and T_agent stays within 0.1 of 0.5', async () => {
     const me = await onboard(anon);
     const seeds = await companionWhen(anon, me.userId!, (ns) => ns.length >= 3);
-    const own = seeds[0]!.canonical_text;
+    // What the persona affirms (a denied statement's canonical text drops its negation).
+    const own = (seeds.find((s) => s.polarity === 'affirm') ?? seeds[0]!).canonical_text;
     template = `${own.charAt(0).toUpperCase()}${own.slice(1)}, that's who I am.`;
     const c = randomUUID();
     const days: TrustView[] = [];
