@@ -1,4 +1,4 @@
-import { BELIEF_CONFIG, hasFirstPerson, selfConsistency, type BeliefType, type NodeView, type Polarity, type Stream, type TemporalScope } from '@hearth/beliefs';
+import { BELIEF_CONFIG, decompose, hasFirstPerson, selfConsistency, type BeliefType, type NodeView, type Polarity, type Stream, type TemporalScope } from '@hearth/beliefs';
 import { createLocalEmbedder } from '@hearth/llm';
 import type { belief } from '@hearth/proto';
 import { BELIEFS } from '../config.js';
@@ -31,18 +31,41 @@ export const LOCAL_EMBEDDING_MODEL = local.model;
  * checked by its canonical hash only (contradiction, no tension).
  */
 export function coreBeliefViews(core: readonly belief.CoreBelief[]): NodeView[] {
-  return core.map((b) => ({
-    beliefId: b.beliefId,
-    canonicalText: b.canonicalText,
-    canonicalHash: b.canonicalHash,
-    polarity: b.polarity as Polarity,
-    beliefType: b.beliefType as BeliefType,
-    temporalScope: b.temporalScope as TemporalScope,
-    stream: b.stream as Stream,
-    // The local embedder is a pure function of the text: re-embedding it here is the
-    // recorded vector, and the graph need not send 256 floats a belief on every turn.
-    vector: b.embeddingModel === LOCAL_EMBEDDING_MODEL ? embedOnce(b.embeddingText) : [],
-  }));
+  return core.map((b) => {
+    const offline = offlineForm(b.canonicalText);
+    return {
+      beliefId: b.beliefId,
+      canonicalText: b.canonicalText,
+      canonicalHash: offline?.canonicalHash ?? b.canonicalHash,
+      polarity: b.polarity as Polarity,
+      beliefType: b.beliefType as BeliefType,
+      temporalScope: b.temporalScope as TemporalScope,
+      stream: b.stream as Stream,
+      // The local embedder is a pure function of the text: re-embedding it here is the
+      // recorded vector, and the graph need not send 256 floats a belief on every turn.
+      vector: b.embeddingModel === LOCAL_EMBEDDING_MODEL ? embedOnce(offline?.embeddingText ?? b.embeddingText) : [],
+    };
+  });
+}
+
+/** The offline forms of core beliefs' texts, kept like their vectors. */
+const OFFLINE = new Map<string, { canonicalHash: string; embeddingText: string } | null>();
+
+/**
+ * A core belief's text as the offline pipeline canonicalizes it — the pipeline
+ * the draft goes through. A belief the LLM atomized may keep words the offline
+ * canonicalizer moves into the epistemic frame ("i like teasing my friends a
+ * little" → "i like teasing my friends"): compared as stored, its denial in a
+ * draft had another hash and too little of the same words to be caught. null
+ * when the text is not one affirmed atom offline (then it is compared as stored).
+ */
+function offlineForm(text: string): { canonicalHash: string; embeddingText: string } | null {
+  if (OFFLINE.has(text)) return OFFLINE.get(text)!;
+  const atoms = decompose({ text, conversationId: 'core', holder: 'companion' }).atoms;
+  const form = atoms.length === 1 && atoms[0]!.polarity === 'affirm' ? { canonicalHash: atoms[0]!.canonicalHash, embeddingText: atoms[0]!.embeddingText } : null;
+  if (OFFLINE.size >= VECTORS_CAPACITY) OFFLINE.delete(OFFLINE.keys().next().value!);
+  OFFLINE.set(text, form);
+  return form;
 }
 
 // A sentence with a first-person word: only these can state a belief of the

@@ -114,6 +114,17 @@ describe('coreBeliefViews', () => {
     // and a contradiction by hash is still found
     expect(selfConsistencyGate('I really hate quiet mornings.', [view!]).pass).toBe(false);
   });
+
+  it('compares a belief the LLM atomized in the offline canonical form the draft gets, and names it as the graph holds it', () => {
+    // given a core belief whose stored text kept a degree word the offline canonicalizer moves to the frame
+    const stored = 'i like teasing my friends a little';
+    const [view] = coreBeliefViews([core({ beliefId: 'b-tease', canonicalText: stored, canonicalHash: 'hash-of-the-llm-atom', embeddingText: stored })]);
+    // when a draft denies it in the words the persona used
+    const verdict = selfConsistencyGate("Honestly, I don't like teasing my friends a little at all. Tell me more about your day.", [view!]);
+    // then the contradiction is caught, and the detail names the belief as the graph holds it
+    expect(verdict.pass).toBe(false);
+    expect(verdict.detail).toContain(stored);
+  });
 });
 
 describe('evaluateReply with core beliefs', () => {
