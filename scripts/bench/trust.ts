@@ -8,7 +8,7 @@
 // the same run.
 //
 // Seeded straight into the tables (batched inserts, no events), per user:
-//   trust        a day of tags (feedback, coherence samples), two hold decisions
+//   trust        a day of tags (feedback), two hold decisions
 //                earlier in the day, 1–3 promote/deprecate decisions in the two
 //                hours before the clock with their pending 2 h and 24 h outcomes,
 //                T_user / T_agent for two users in three, the schedule row;
@@ -46,7 +46,7 @@ import type { BeliefDb, ChallengesTable as GraphChallengesTable, ConflictsTable,
 import { service as beliefGraph } from '../../services/belief-graph/src/index.js';
 import { createGetCompanionBeliefsQuery } from '../../services/belief-graph/src/queries/companion-beliefs.js';
 import { createGetBeliefsQuery } from '../../services/belief-graph/src/queries/get-beliefs.js';
-import type { ActorsTable, ChallengesTable, CoherenceSamplesTable, DecisionsTable, FeedbackTable, OutcomesTable, ScheduleTable, TrustDb } from '../../services/trust/src/db.js';
+import type { ActorsTable, ChallengesTable, DecisionsTable, FeedbackTable, OutcomesTable, ScheduleTable, TrustDb } from '../../services/trust/src/db.js';
 import { challengeDecisionId, decisionId, outcomeId, tagId } from '../../services/trust/src/ids.js';
 import { evaluateDueOutcomes, service as trust, trustProjection, type PassReport } from '../../services/trust/src/index.js';
 import { intArg, isLoopback, log, requiredServerEnv, withTimeout } from './lib/cli.js';
@@ -124,7 +124,6 @@ interface UserRows {
   occurrences: Insertable<OccurrencesTable>[];
   conflicts: Insertable<ConflictsTable>[];
   feedback: Insertable<FeedbackTable>[];
-  samples: Insertable<CoherenceSamplesTable>[];
   decisions: Insertable<DecisionsTable>[];
   outcomes: Insertable<OutcomesTable>[];
   actors: Insertable<ActorsTable>[];
@@ -265,7 +264,6 @@ function userRows(j: number, beliefs: number, vectors: { companion: readonly num
         created_at: turn.at,
       });
     });
-    out.samples.push({ user_id: userId, message_id: messageId, at: turn.at, coherence: 0.7 + 0.2 * frac(j, 30 + i) });
     const id = decisionId(messageId, node.id);
     out.decisions.push({
       decision_id: id,
@@ -426,7 +424,7 @@ async function seed(db: Kysely<TrustDb>, bgDb: Kysely<BeliefDb>, ns: string, opt
   const seeded: Seeded = { outcomes: new Set(), decisions: 0, challenges: 0, feedback: 0, nodes: 0, occurrences: 0, conflicts: 0 };
   const progress = createProgress(opts.users, 'seed', 'users');
   for (let i = 0; i < opts.users; i += BATCH) {
-    const rows: UserRows = { nodes: [], occurrences: [], conflicts: [], feedback: [], samples: [], decisions: [], outcomes: [], actors: [], schedule: [], challenges: [], graphChallenges: [] };
+    const rows: UserRows = { nodes: [], occurrences: [], conflicts: [], feedback: [], decisions: [], outcomes: [], actors: [], schedule: [], challenges: [], graphChallenges: [] };
     for (let j = i; j < Math.min(opts.users, i + BATCH); j++) {
       userRows(j, opts.beliefs, vectors, rows);
       progress.tick(0);
@@ -437,7 +435,6 @@ async function seed(db: Kysely<TrustDb>, bgDb: Kysely<BeliefDb>, ns: string, opt
     if (rows.graphChallenges.length) await bgDb.insertInto('challenges').values(rows.graphChallenges).execute();
     if (rows.challenges.length) await db.insertInto('challenges').values(rows.challenges).execute();
     await db.insertInto('feedback').values(rows.feedback).execute();
-    await db.insertInto('coherence_samples').values(rows.samples).execute();
     await db.insertInto('decisions').values(rows.decisions).execute();
     await db.insertInto('outcomes').values(rows.outcomes).execute();
     if (rows.actors.length) await db.insertInto('actors').values(rows.actors).execute();
@@ -451,7 +448,7 @@ async function seed(db: Kysely<TrustDb>, bgDb: Kysely<BeliefDb>, ns: string, opt
     seeded.conflicts += rows.conflicts.length;
   }
   progress.stop();
-  for (const t of ['feedback', 'coherence_samples', 'decisions', 'outcomes', 'actors', 'schedule', 'challenges']) await sql`analyze ${sql.table(`${ns}_trust.${t}`)}`.execute(db);
+  for (const t of ['feedback', 'decisions', 'outcomes', 'actors', 'schedule', 'challenges']) await sql`analyze ${sql.table(`${ns}_trust.${t}`)}`.execute(db);
   for (const t of ['nodes', 'occurrences', 'conflicts', 'challenges']) await sql`analyze ${sql.table(`${ns}_belief_graph.${t}`)}`.execute(bgDb);
   return seeded;
 }

@@ -4,8 +4,7 @@ import { sql, type Kysely, type Migration } from 'kysely';
  * Trust's read model (outcome-driven-trust.md), one user's rows each: T_actor per
  * actor, every tag seen with its weight and why it counts or not, the gardener's
  * decisions with the state they are judged against, the outcomes at both
- * horizons (pending until evaluated), the coherence samples of the baseline
- * drift, the scheduler's next due time and lease per user, and the belief
+ * horizons (pending until evaluated), the scheduler's next due time and lease per user, and the belief
  * challenges the companion wove in with the user's answers (belief-graph's
  * stream), which a challenge decision is judged by.
  */
@@ -108,17 +107,6 @@ export const migration: Migration = {
     await db.schema.createIndex('outcomes_user_evaluated_idx').on('outcomes').columns(['user_id', 'evaluated_at']).execute();
 
     await db.schema
-      .createTable('coherence_samples')
-      .addColumn('user_id', 'uuid', (c) => c.notNull())
-      // The user message of the turn the sample was taken at (one per turn with tags).
-      .addColumn('message_id', 'text', (c) => c.notNull())
-      .addColumn('at', 'timestamptz', (c) => c.notNull())
-      .addColumn('coherence', 'double precision', (c) => c.notNull())
-      .addPrimaryKeyConstraint('coherence_samples_pk', ['user_id', 'message_id'])
-      .execute();
-    await db.schema.createIndex('coherence_samples_user_time_idx').on('coherence_samples').columns(['user_id', 'at']).execute();
-
-    await db.schema
       .createTable('schedule')
       .addColumn('user_id', 'uuid', (c) => c.primaryKey())
       // The earliest pending outcome's due time (virtual clock); null when none is pending.
@@ -151,6 +139,6 @@ export const migration: Migration = {
     await db.schema.createIndex('challenges_user_belief_idx').on('challenges').columns(['user_id', 'belief_id', 'answered_at']).execute();
   },
   async down(db: Kysely<any>) {
-    for (const table of ['challenges', 'schedule', 'coherence_samples', 'outcomes', 'decisions', 'feedback', 'actors']) await db.schema.dropTable(table).execute();
+    for (const table of ['challenges', 'schedule', 'outcomes', 'decisions', 'feedback', 'actors']) await db.schema.dropTable(table).execute();
   },
 };

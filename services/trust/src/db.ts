@@ -73,14 +73,6 @@ export interface OutcomesTable {
   alpha_scale: number | null;
 }
 
-/** cos(anchor_live, anchor_origin) at each turn with tags (the baseline drift's history). */
-export interface CoherenceSamplesTable {
-  user_id: string;
-  message_id: string;
-  at: Date;
-  coherence: number;
-}
-
 /** The scheduler's per-user row: when the next outcome is due, and which replica holds the lease. */
 export interface ScheduleTable {
   user_id: string;
@@ -109,7 +101,6 @@ export interface TrustDb {
   feedback: FeedbackTable;
   decisions: DecisionsTable;
   outcomes: OutcomesTable;
-  coherence_samples: CoherenceSamplesTable;
   schedule: ScheduleTable;
   challenges: ChallengesTable;
 }

@@ -2,6 +2,7 @@ import type { belief } from '@hearth/proto';
 import { ACTORS, initialActorTrust, type Actor, type ActorTrust, type BeliefView, type DecisionRecord, type FeedbackEntry, type FeedbackReason, type GardenerAction, type Tag } from '@hearth/trust';
 import type { Kysely, Selectable } from 'kysely';
 import type { DecisionsTable, FeedbackTable, TrustDb } from '../db.js';
+import { tagId } from '../ids.js';
 
 // Reads of the projection (and of belief-graph's answer) into the domain's types:
 // the only place the domain's inputs come from.
@@ -89,8 +90,12 @@ export async function decisionRecorded(db: Kysely<TrustDb>, decisionId: string):
   return row !== undefined;
 }
 
-/** Whether the turn of this user message was already recorded (a redelivery, another replica). */
+/**
+ * Whether the turn of this user message was already recorded (a redelivery,
+ * another replica): a recorded turn has at least one tag, and its first tag's id
+ * derives from the message.
+ */
 export async function turnRecorded(db: Kysely<TrustDb>, userId: string, messageId: string): Promise<boolean> {
-  const row = await db.selectFrom('coherence_samples').select('message_id').where('user_id', '=', userId).where('message_id', '=', messageId).executeTakeFirst();
+  const row = await db.selectFrom('feedback').select('feedback_id').where('feedback_id', '=', tagId(messageId, 0)).where('user_id', '=', userId).executeTakeFirst();
   return row !== undefined;
 }

@@ -536,7 +536,7 @@ describe('trust service (live, NATS + Postgres)', () => {
     await u.turn('You really are so patient with me.', 'I really am a patient person, that is who I am.');
     await challenged(u.userId, randomUUID());
     await db.transaction().execute((trx) => trustProjection.erase(trx, u.userId));
-    for (const table of ['actors', 'feedback', 'decisions', 'outcomes', 'coherence_samples', 'schedule', 'challenges'] as const) {
+    for (const table of ['actors', 'feedback', 'decisions', 'outcomes', 'schedule', 'challenges'] as const) {
       expect(await db.selectFrom(table).select('user_id').where('user_id', '=', u.userId).execute()).toEqual([]);
     }
   }, 60_000);

@@ -29,7 +29,7 @@ export function sharesToJson(shares: readonly ActorShare[]): string {
 export const trustProjection: Projection<TrustDb> = {
   name: 'trust',
   sources: ['trust', 'belief-graph'],
-  tables: ['actors', 'feedback', 'decisions', 'outcomes', 'coherence_samples', 'challenges'],
+  tables: ['actors', 'feedback', 'decisions', 'outcomes', 'challenges'],
   async apply(trx, e) {
     switch (e.type) {
       case Events.BeliefChallengeIssued.name:
@@ -56,7 +56,7 @@ export const trustProjection: Projection<TrustDb> = {
     }
   },
   async erase(trx, userId) {
-    for (const table of ['actors', 'feedback', 'decisions', 'outcomes', 'coherence_samples', 'schedule', 'challenges'] as const) {
+    for (const table of ['actors', 'feedback', 'decisions', 'outcomes', 'schedule', 'challenges'] as const) {
       await trx.deleteFrom(table).where('user_id', '=', userId).execute();
     }
   },
@@ -93,11 +93,6 @@ async function feedbackRecorded(trx: Trx, e: StoredEvent): Promise<void> {
       .onConflict((oc) => oc.column('feedback_id').doNothing())
       .execute();
   }
-  await trx
-    .insertInto('coherence_samples')
-    .values({ user_id: e.userId, message_id: f.messageId, at: e.occurredAt, coherence: f.coherence })
-    .onConflict((oc) => oc.columns(['user_id', 'message_id']).doNothing())
-    .execute();
 }
 
 async function gardenerDecided(trx: Trx, e: StoredEvent): Promise<void> {
