@@ -4,7 +4,7 @@ import { createBeliefQueries, getCompanionBeliefs } from '@hearth/events';
 import { requireApplied, startPoller, waitForCheckpoint, waitForPosition } from '@hearth/store';
 import { counter, type Logger } from '@hearth/telemetry';
 import type { belief } from '@hearth/proto';
-import { anchorsOf, coherenceOf, decisionCoherence, TRUST_CONFIG, type AnswerSignal, type BeliefView, type Horizon, type OutcomeInputs } from '@hearth/trust';
+import { anchorsOf, coherenceOf, decisionCoherence, TRUST_CONFIG, type AnswerSignal, type BeliefView, type FeedbackEntry, type Horizon, type OutcomeInputs } from '@hearth/trust';
 import { sql, type Kysely } from 'kysely';
 import { beliefViewOf, decisionOf, loadActors, loadFeedback, userBeliefOf } from '../adapters/state.js';
 import { SCHEDULER, SERVICE } from '../config.js';
@@ -154,6 +154,25 @@ async function evaluateUser(deps: SchedulerDeps, userId: string, now: Date): Pro
     challenges ? createBeliefQueries(deps.bus, SERVICE.beliefsTimeoutMs).get(userId, 'user') : Promise.resolve(null),
   ]);
   const coherence = coherenceOf(anchorsOf(beliefs));
+  // What every outcome of the pass reads of the user, read once: the pass appends only outcomes and trust
+  // steps, which change none of it. Each outcome's windows are applied by the evaluator.
+  const earliest = Math.min(...due.map((o) => o.due_at.getTime())) - TRUST_CONFIG.horizons['24h'].ms;
+  const [conflicts, recentDecisions, userFeedback] = await Promise.all([
+    conflictHistory(db, userId, now),
+    gardener
+      ? db
+          .selectFrom('decisions')
+          .select(['belief_id', 'created_at', 'action'])
+          .where('user_id', '=', userId)
+          .where('action', 'in', ['promote', 'deprecate'])
+          .where('created_at', '>=', new Date(now.getTime() - TRUST_CONFIG.stabilityWindowMs))
+          .where('created_at', '<=', now)
+          .orderBy('created_at')
+          .execute()
+      : Promise.resolve([]),
+    gardener ? loadFeedback(db, userId, new Date(earliest - TRUST_CONFIG.implicitWindowMs), now, 'user') : Promise.resolve([]),
+  ]);
+  const read = { coherence, beliefs, graph, conflicts, recentDecisions, userFeedback };
   const subject = deps.bus.topology.subject('trust', userId);
   let ownSeq = 0;
   for (const o of due) {
@@ -168,7 +187,7 @@ async function evaluateUser(deps: SchedulerDeps, userId: string, now: Date): Pro
       if (!row || row.evaluated_at) return [];
       const decisionRow = await db.selectFrom('decisions').selectAll().where('decision_id', '=', o.decision_id).executeTakeFirstOrThrow();
       const decision = decisionOf(decisionRow);
-      const inputs = await outcomeInputs(db, userId, decision, horizon, now, coherence, beliefs, graph);
+      const inputs = await outcomeInputs(db, userId, decision, horizon, now, read);
       const actors = await loadActors(db, userId);
       const d = decideOutcome(inputs, actors, alphaScale);
       steps = d.steps.length;
@@ -201,45 +220,34 @@ async function beliefGraphCaughtUp(deps: SchedulerDeps, userId: string): Promise
   }
 }
 
-/** Everything evaluateOutcome reads about one decision, from the projection and the companion (or, for a challenge, the user's graph) now. */
-async function outcomeInputs(
-  db: Kysely<TrustDb>,
-  userId: string,
-  decision: ReturnType<typeof decisionOf>,
-  horizon: Horizon,
-  now: Date,
-  coherence: number,
-  beliefs: readonly BeliefView[],
-  graph: belief.GetBeliefsResponse | null,
-): Promise<OutcomeInputs> {
-  if (decision.action === 'challenge') return challengeInputs(db, userId, decision, horizon, now, coherence, graph);
-  const at = decision.at.getTime();
-  const [conflicts, beliefDecisions, userFeedback] = await Promise.all([
-    conflictHistory(db, userId, now),
-    db
-      .selectFrom('decisions')
-      .select(['created_at', 'action'])
-      .where('user_id', '=', userId)
-      .where('belief_id', '=', decision.beliefId)
-      .where('action', 'in', ['promote', 'deprecate'])
-      .where('created_at', '>=', new Date(now.getTime() - TRUST_CONFIG.stabilityWindowMs))
-      .where('created_at', '<=', now)
-      .orderBy('created_at')
-      .execute(),
-    loadFeedback(db, userId, new Date(at - TRUST_CONFIG.implicitWindowMs), now, 'user'),
-  ]);
+/** What a pass reads once for all of a user's due outcomes. */
+interface PassRead {
+  coherence: number;
+  beliefs: readonly BeliefView[];
+  graph: belief.GetBeliefsResponse | null;
+  conflicts: number[];
+  /** The user's promote/deprecate decisions of the stability window, oldest first. */
+  recentDecisions: readonly { belief_id: string; created_at: Date; action: string }[];
+  /** The user's tags from the earliest due decision's implicit window on. */
+  userFeedback: FeedbackEntry[];
+}
+
+/** Everything evaluateOutcome reads about one decision, from the pass's reads of the projection and the companion (or, for a challenge, the user's graph) now. */
+async function outcomeInputs(db: Kysely<TrustDb>, userId: string, decision: ReturnType<typeof decisionOf>, horizon: Horizon, now: Date, read: PassRead): Promise<OutcomeInputs> {
+  if (decision.action === 'challenge') return challengeInputs(db, userId, decision, horizon, now, read);
+  const { beliefs } = read;
   const belief = beliefs.find((b) => b.beliefId === decision.beliefId);
   return {
     decision,
     horizon,
     at: now,
-    coherence,
+    coherence: read.coherence,
     coherenceOwn: decisionCoherence(beliefs, decision.beliefId, { confidence: decision.confidence, level: decision.level }),
     // A belief the graph no longer returns: its conflicts are taken as unchanged.
     conflicts: belief ? belief.openConflicts : decision.conflicts,
-    conflictHistory: conflicts,
-    beliefDecisions: beliefDecisions.map((d) => ({ at: d.created_at, action: d.action as 'promote' | 'deprecate' })),
-    userFeedback,
+    conflictHistory: read.conflicts,
+    beliefDecisions: read.recentDecisions.filter((d) => d.belief_id === decision.beliefId).map((d) => ({ at: d.created_at, action: d.action as 'promote' | 'deprecate' })),
+    userFeedback: read.userFeedback,
   };
 }
 
@@ -255,11 +263,10 @@ async function challengeInputs(
   decision: ReturnType<typeof decisionOf>,
   horizon: Horizon,
   now: Date,
-  coherence: number,
-  graph: belief.GetBeliefsResponse | null,
+  read: PassRead,
 ): Promise<OutcomeInputs> {
-  const [conflicts, own, answers] = await Promise.all([
-    conflictHistory(db, userId, now),
+  const { coherence, graph, conflicts } = read;
+  const [own, answers] = await Promise.all([
     db.selectFrom('challenges').select('challenge_id').where('decision_id', '=', decision.decisionId).executeTakeFirst(),
     db
       .selectFrom('challenges')
