@@ -34,6 +34,8 @@ export function isTransientError(err: unknown): boolean {
     if (e instanceof QueryError && e.code === 'QUERY_UNANSWERED') return true;
     if (e instanceof BusError && (e.code === 'APPEND_FAILED' || e.code === 'APPEND_RETRIES_EXHAUSTED')) return true;
     if (code === 'KMS_UNAVAILABLE') return true;
+    // A read model behind its stream (libs/store's ProjectionBehindError): it catches up, the input is not at fault.
+    if (code === 'PROJECTION_BEHIND') return true;
     if (typeof code === 'string' && (code.startsWith('08') || PG_TRANSIENT_CODES.has(code) || SOCKET_CODES.has(code))) return true;
     if (typeof name === 'string' && NATS_TRANSIENT_NAMES.has(name)) return true;
     if (typeof message === 'string' && TRANSIENT_MESSAGES.some((re) => re.test(message))) return true;

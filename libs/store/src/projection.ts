@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { advanceCheckpoint, runtimeDb, type AnyDb } from './runtime.js';
-import { ACK, startConsumer, type Bus, type Outcome, type RunningConsumer, type ServiceName, type StoredEvent } from '@hearth/bus';
+import { ACK, BusError, startConsumer, type Bus, type Outcome, type RunningConsumer, type ServiceName, type StoredEvent } from '@hearth/bus';
 import { markQuarantineRedriven, recordQuarantine } from './quarantine.js';
 
 /**
@@ -252,18 +252,36 @@ export async function waitForPosition(
 }
 
 /**
- * Throws unless the projection has applied `last`'s subject up to `last` within
- * the wait: a decision on a chain is taken on a read model that holds every
- * earlier event of that chain. Nothing to wait for when the chain is empty.
+ * A read model has not applied a subject up to the sequence a decision needs
+ * within the wait. Transient by nature (the projection's own consumer is
+ * behind, not the input bad): a consumer naks and retries it without counting
+ * the delivery toward quarantine, and an HTTP edge answers 503.
  */
-export async function requireApplied(
+export class ProjectionBehindError extends BusError {
+  constructor(
+    readonly projection: string,
+    readonly subject: string,
+    readonly seq: number,
+    options?: { cause?: unknown },
+  ) {
+    super('PROJECTION_BEHIND', `projection ${projection} has not caught up with ${subject}#${seq}`, options);
+  }
+}
+
+/**
+ * Throws a ProjectionBehindError unless the projection has applied `last`'s
+ * subject up to `last` within the wait: a decision on a chain is taken on a
+ * read model that holds every earlier event of that chain. Nothing to wait for
+ * when the chain is empty.
+ */
+export async function requirePosition(
   db: AnyDb,
   projection: string,
   last: { subject: string; seq: number } | null,
   opts: { timeoutMs?: number } = {},
 ): Promise<void> {
   if (last && !(await waitForPosition(db, projection, last.subject, last.seq, opts))) {
-    throw new Error(`projection ${projection} has not caught up with ${last.subject}#${last.seq}`);
+    throw new ProjectionBehindError(projection, last.subject, last.seq);
   }
 }
 

@@ -1,7 +1,7 @@
 import { replySignal, updateConfidence } from '@hearth/beliefs';
 import { appendDecided, draft, payloadOf, type Bus, type EventDraft, type StoredEvent } from '@hearth/bus';
 import { deriveId, Events, isUuid, type TurnCompleted } from '@hearth/events';
-import { requireApplied, type Reactor } from '@hearth/store';
+import { requirePosition, type Reactor } from '@hearth/store';
 import { counter } from '@hearth/telemetry';
 import { SERVICE } from '../config.js';
 import { gardenBelief, type GardenedNode, type GardenerStep } from '../domain/gardener.js';
@@ -50,7 +50,7 @@ export function createBeliefReactor(deps: BeliefReactorDeps): Reactor {
       const answers = completed?.source === 'chat' ? (completed.beliefs?.answersChallengeId ?? '') : '';
       if (sources.length === 0 && !challenge && !answers) return;
       await appendDecided(deps.bus, 'belief-graph', event.userId, async (last) => {
-        await requireApplied(deps.db, beliefsProjection.name, last, { timeoutMs: SERVICE.projectionWaitMs });
+        await requirePosition(deps.db, beliefsProjection.name, last, { timeoutMs: SERVICE.projectionWaitMs });
         const drafts: EventDraft[] = [];
         if (completed && answers) drafts.push(...(await challengeFollowUp(deps, event, completed, answers)));
         for (const { src, decomposition } of sources) {
@@ -152,7 +152,7 @@ async function garden(deps: BeliefReactorDeps, event: StoredEvent): Promise<void
   if ((d.action !== 'promote' && d.action !== 'deprecate') || !d.decisionId) return;
   const action: GardenerStep = d.action;
   await appendDecided(deps.bus, 'belief-graph', event.userId, async (last) => {
-    await requireApplied(deps.db, beliefsProjection.name, last, { timeoutMs: SERVICE.projectionWaitMs });
+    await requirePosition(deps.db, beliefsProjection.name, last, { timeoutMs: SERVICE.projectionWaitMs });
     const answered = await deps.db.selectFrom('gardened').select('decision_id').where('decision_id', '=', d.decisionId).executeTakeFirst();
     if (answered) return [];
     const g = gardenBelief(action, await gardenedNode(deps, event.userId, d.beliefId));

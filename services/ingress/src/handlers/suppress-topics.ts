@@ -1,6 +1,6 @@
 import { appendDecided, draft, payloadOf, type Bus, type StoredEvent } from '@hearth/bus';
 import { deriveId, Events } from '@hearth/events';
-import { requireApplied, type Reactor } from '@hearth/store';
+import { requirePosition, type Reactor } from '@hearth/store';
 import type { Logger } from '@hearth/telemetry';
 import type { Kysely } from 'kysely';
 import type { IngressDb } from '../db.js';
@@ -25,7 +25,7 @@ export function createSuppressTopicsReactor(deps: { bus: Bus; db: Kysely<Ingress
       const id = deriveId('ingress', 'controls-from', e.id);
       await appendDecided(bus, 'ingress', e.userId, async (last) => {
         if (last?.id === id) return [];
-        await requireApplied(db, usersProjection.name, last);
+        await requirePosition(db, usersProjection.name, last);
         const row = await db.selectFrom('users').select('controls').where('user_id', '=', e.userId).executeTakeFirst();
         const current = (row?.controls ?? null) as ControlsValue | null;
         if (!current) return [];

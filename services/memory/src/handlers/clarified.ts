@@ -1,7 +1,7 @@
 import { appendDecided, draft, payloadOf, type Bus, type StoredEvent } from '@hearth/bus';
 import { deriveId, Events } from '@hearth/events';
 import type { Embedder } from '@hearth/llm';
-import { requireApplied, type Reactor } from '@hearth/store';
+import { requirePosition, type Reactor } from '@hearth/store';
 import { counter, type Logger } from '@hearth/telemetry';
 import type { Kysely } from 'kysely';
 import { WRITEBACK } from '../config.js';
@@ -74,7 +74,7 @@ export function createClarifiedReactor(deps: ClarifiedDeps): Reactor {
       const userId = event.userId;
       await appendDecided(bus, 'memory', userId, async (last) => {
         if (last?.id === memoryId) return [];
-        await requireApplied(db, memoriesProjection.name, last, { timeoutMs: WRITEBACK.projectionWaitMs });
+        await requirePosition(db, memoriesProjection.name, last, { timeoutMs: WRITEBACK.projectionWaitMs });
         // Recorded before, past the dedup window: nothing new to decide.
         if (await db.selectFrom('memories').select('memory_id').where('memory_id', '=', memoryId).executeTakeFirst()) return [];
         const records = await sidesOf(db, userId, [sides.winnerId, sides.loserId]);

@@ -3,7 +3,7 @@ import { appendDecided, draft, GLOBAL_KEYS, payloadOf, type Bus, type StoredEven
 import type { Clock } from '@hearth/clock';
 import { deriveId, Events } from '@hearth/events';
 import type { Logger } from '@hearth/telemetry';
-import { requireApplied, type Reactor } from '@hearth/store';
+import { requirePosition, type Reactor } from '@hearth/store';
 import { sql, type Kysely } from 'kysely';
 import { PERSONA } from '../config.js';
 import type { OrchestratorDb } from '../db.js';
@@ -70,7 +70,7 @@ export function createAssignPersonaReactor(deps: AssignPersonaDeps): Reactor {
       key,
       async (last) => {
         // Decide on the log as it stands at `last`, this user's earlier assignment included.
-        await requireApplied(db, personasProjection.name, last);
+        await requirePosition(db, personasProjection.name, last);
         const existing = await db.selectFrom('personas').select('user_id').where('user_id', '=', event.userId).executeTakeFirst();
         if (existing) return [];
         // The log's timestamps never go backwards, whichever replica's clock stamps them.

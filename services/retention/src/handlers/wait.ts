@@ -1,5 +1,5 @@
 import type { StoredEvent } from '@hearth/bus';
-import { requireApplied } from '@hearth/store';
+import { pollUntil, requirePosition } from '@hearth/store';
 import type { Kysely } from 'kysely';
 import { SCHEDULER } from '../config.js';
 import type { RetentionDb } from '../db.js';
@@ -9,7 +9,7 @@ import { loadRecords } from '../state.js';
 
 /** Decide only on a projection that has applied the chain up to `last` (its own earlier decisions). */
 export async function caughtUp(db: Kysely<RetentionDb>, last: StoredEvent | null): Promise<void> {
-  await requireApplied(db, retentionProjection.name, last, { timeoutMs: SCHEDULER.catchUpWaitMs });
+  await requirePosition(db, retentionProjection.name, last, { timeoutMs: SCHEDULER.catchUpWaitMs });
 }
 
 /**
@@ -21,14 +21,14 @@ export async function recordsSettled(
   userId: string,
   pending: (records: RetentionRecord[]) => boolean,
 ): Promise<RetentionRecord[]> {
-  const deadline = performance.now() + SCHEDULER.catchUpWaitMs;
-  let records = await loadRecords(db, userId);
-  let interval = 5;
-  while (pending(records) && performance.now() < deadline) {
-    await new Promise((r) => setTimeout(r, interval));
-    interval = Math.min(interval * 2, 50);
-    records = await loadRecords(db, userId);
-  }
+  let records: RetentionRecord[] = [];
+  await pollUntil(
+    async () => {
+      records = await loadRecords(db, userId);
+      return !pending(records);
+    },
+    { timeoutMs: SCHEDULER.catchUpWaitMs, intervalMs: 50 },
+  );
   return records;
 }
 

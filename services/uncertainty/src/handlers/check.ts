@@ -1,7 +1,7 @@
 import { appendDecided, draft, type Bus, type EventDraft } from '@hearth/bus';
 import { deriveId, Events } from '@hearth/events';
 import { extractRulesOnly } from '@hearth/memory-rules';
-import { requireApplied } from '@hearth/store';
+import { requirePosition } from '@hearth/store';
 import { counter, histogram, type Logger } from '@hearth/telemetry';
 import { checkMessage, classifyPair, selectSurface, type CheckDecision, type Classification } from '@hearth/uncertainty';
 import { llmExchangeToProto } from '@hearth/events';
@@ -68,7 +68,7 @@ export async function runCheck(deps: CheckDeps, req: CheckRequest): Promise<Chec
   let exchanges: LlmExchange[] = [];
   await appendDecided(deps.bus, 'uncertainty', req.userId, async (last) => {
     // Asked again (a redelivered turn, a replica): the answer is the recorded one.
-    await requireApplied(deps.db, uncertaintiesProjection.name, last, { timeoutMs: SERVICE.projectionWaitMs });
+    await requirePosition(deps.db, uncertaintiesProjection.name, last, { timeoutMs: SERVICE.projectionWaitMs });
     const done = await deps.db.selectFrom('checks').selectAll().where('message_id', '=', req.messageId).executeTakeFirst();
     if (done) {
       decision = { ...NOTHING, verdict: done.verdict as CheckDecision['verdict'], contradictedMemoryIds: done.contradicted_memory_ids, uncertaintyId: done.uncertainty_id };

@@ -1,6 +1,6 @@
 import { appendDecided, draft, payloadOf, type EventDraft, type StoredEvent } from '@hearth/bus';
 import { deriveId, Events, type BeliefsExtracted } from '@hearth/events';
-import { requireApplied, type Reactor } from '@hearth/store';
+import { requirePosition, type Reactor } from '@hearth/store';
 import { sql } from 'kysely';
 import { counter } from '@hearth/telemetry';
 import { reconcile, severityOf, surfaceContextOf, UNCERTAINTY_CONFIG, type NewUncertainty, type Side } from '@hearth/uncertainty';
@@ -55,7 +55,7 @@ function metaOf(event: StoredEvent, basis: string): Meta {
 /** Decides on the user's uncertainty chain once the projection has applied it. */
 async function decide(deps: CheckDeps, userId: string, fn: () => Promise<EventDraft[]>): Promise<void> {
   await appendDecided(deps.bus, 'uncertainty', userId, async (last) => {
-    await requireApplied(deps.db, uncertaintiesProjection.name, last, { timeoutMs: SERVICE.projectionWaitMs });
+    await requirePosition(deps.db, uncertaintiesProjection.name, last, { timeoutMs: SERVICE.projectionWaitMs });
     return fn();
   });
 }
