@@ -1,4 +1,5 @@
-import { deriveId, type MemoriesInvalidated, type MemoryConfirmed, type MemoryRecorded, type TurnCompleted, type TurnMemoryWritten } from '@hearth/events';
+import { deriveId, llmExchangeToProto, type MemoriesInvalidated, type MemoryConfirmed, type MemoryRecorded, type TurnCompleted, type TurnMemoryWritten } from '@hearth/events';
+import type { LlmExchange } from '@hearth/llm';
 import { detectTopics, exchangeTopics, normalizeUserText, parseCorrection, type CorrectionCommand } from '@hearth/text';
 import { decideCorrection } from './corrections.js';
 import { decideWrites } from './dedup.js';
@@ -225,4 +226,48 @@ export function decideWriteback(turnEventId: string, turn: WritebackTurn, at: Da
   for (const id of turn.surfacedMemoryIds) for (const t of state.records.get(id)?.topicIds ?? []) topics.add(t);
   w.topicIds = [...topics].sort();
   return out;
+}
+
+/** One event of a write-back, with its id (every id derives from the turn's event, so a redelivery appends nothing twice). */
+export type WritebackEvent =
+  | { type: 'MemoriesInvalidated'; id: string; payload: MemoriesInvalidated }
+  | { type: 'MemoryConfirmed'; id: string; payload: MemoryConfirmed }
+  | { type: 'MemoryRecorded'; id: string; payload: MemoryRecorded }
+  | { type: 'TurnMemoryWritten'; id: string; payload: TurnMemoryWritten };
+
+/** What the shell computed outside the decision: the records' vectors (by key) and the extractor's exchanges. */
+export interface WritebackComputed {
+  /** Vectors of `decision.recorded` by memory key; a key without one is recorded without a vector. */
+  vectors: ReadonlyMap<string, number[]>;
+  embeddingModel: string;
+  /** The LLM extractor's exchanges, [] when it was not asked. */
+  exchanges: readonly LlmExchange[];
+}
+
+/**
+ * The events of a decided write-back, in the order they are appended: the
+ * invalidations, then each candidate's confirmation or record in dedup's order
+ * (a suppressed one has neither), then TurnMemoryWritten, which closes every turn
+ * under `writtenId`. Embeddings and LLM exchanges go into the events, so replay
+ * computes nothing. Pure.
+ */
+export function writebackEvents(turnEventId: string, writtenId: string, at: Date, decision: WritebackDecision, computed: WritebackComputed): WritebackEvent[] {
+  const events: WritebackEvent[] = decision.invalidated.map((inv) => ({
+    type: 'MemoriesInvalidated',
+    id: deriveId('memory', turnEventId, 'invalidate', inv.suppressedKey),
+    payload: inv,
+  }));
+  const confirmed = new Map(decision.confirmed.map((c) => [c.memoryId, c]));
+  const recorded = new Map(decision.recorded.map((r) => [r.memoryId, r]));
+  for (const c of decision.written.candidates) {
+    const confirm = confirmed.get(c.memoryId);
+    if (confirm) events.push({ type: 'MemoryConfirmed', id: deriveId('memory', turnEventId, 'confirm', c.memoryKey), payload: confirm });
+    const record = recorded.get(c.memoryId);
+    if (record) {
+      const vector = computed.vectors.get(record.memoryKey);
+      events.push({ type: 'MemoryRecorded', id: record.memoryId, payload: { ...record, embedding: vector ?? [], embeddingModel: vector ? computed.embeddingModel : '' } });
+    }
+  }
+  events.push({ type: 'TurnMemoryWritten', id: writtenId, payload: { ...decision.written, exchanges: computed.exchanges.map(llmExchangeToProto), turnAt: at } });
+  return events;
 }

@@ -1,6 +1,7 @@
 import { orchestrator } from '@hearth/proto';
 import type { Candidate } from './types.js';
-import { decideWriteback, statedFields, writebackReads, writebackTurnOf, type StoredMemory, type WritebackState, type WritebackTurn } from './writeback.js';
+import { deriveId } from '@hearth/events';
+import { decideWriteback, statedFields, writebackEvents, writebackReads, writebackTurnOf, type StoredMemory, type WritebackState, type WritebackTurn } from './writeback.js';
 
 const AT = new Date('2026-11-22T10:00:00Z');
 const MONTH_AGO = new Date(AT.getTime() - 30 * 24 * 3600 * 1000);
@@ -112,5 +113,62 @@ describe('decideWriteback: the time the user stated goes with the record', () =>
     // then
     expect(d.recorded.map((r) => r.memoryKey)).not.toContain(key);
     expect(d.confirmed).toContainEqual({ memoryId: 'grandma', sourceMessageId: 'm1', confidence: 0.75, extractor: 'offline' });
+  });
+});
+
+describe('write-back: given the memory state, when a turn completed, then these events', () => {
+  const NONE = { vectors: new Map<string, number[]>(), embeddingModel: 'stub-embed', exchanges: [] };
+  const state = (over: Partial<WritebackState> = {}): WritebackState => ({ records: new Map(RECORDS.map((r) => [r.memoryId, r])), suppressedKeys: new Set(), previous: null, ...over });
+  /** The shell's path without the extractor: decide, then the events. */
+  const eventsOf = (t: WritebackTurn, s: WritebackState, computed = NONE) => writebackEvents('turn-1', 'written-1', AT, decideWriteback('turn-1', t, AT, s, null), computed);
+
+  it('confirms a fact told again: MemoryConfirmed under an id from the turn and key, then TurnMemoryWritten', () => {
+    const events = eventsOf(turn('i live in busan'), state());
+    expect(events.map((e) => [e.type, e.id])).toEqual([
+      ['MemoryConfirmed', deriveId('memory', 'turn-1', 'confirm', 'fact:current_city')],
+      ['TurnMemoryWritten', 'written-1'],
+    ]);
+    expect(events[0]!.payload).toMatchObject({ memoryId: 'city', sourceMessageId: 'm1' });
+    expect(events[1]!.payload).toMatchObject({ turnAt: AT, exchanges: [], candidates: [expect.objectContaining({ outcome: 'confirmed', memoryId: 'city' })] });
+  });
+
+  it('records a new fact with its vector when the embedder answered, and without one when it did not', () => {
+    const id = deriveId('memory', 'turn-1', 'record', 'pref:music:kpop');
+    const withVector = eventsOf(turn('i love kpop'), state(), { ...NONE, vectors: new Map([['pref:music:kpop', [0.1, 0.2]]]) });
+    expect(withVector.map((e) => [e.type, e.id])).toEqual([['MemoryRecorded', id], ['TurnMemoryWritten', 'written-1']]);
+    expect(withVector[0]!.payload).toMatchObject({ memoryId: id, memoryKey: 'pref:music:kpop', embedding: [0.1, 0.2], embeddingModel: 'stub-embed' });
+    expect(eventsOf(turn('i love kpop'), state())[0]!.payload).toMatchObject({ embedding: [], embeddingModel: '' });
+  });
+
+  it('supersedes a fact told with a new value: the new record names the old one', () => {
+    const events = eventsOf(turn('i live in daegu'), state());
+    expect(events.map((e) => e.type)).toEqual(['MemoryRecorded', 'TurnMemoryWritten']);
+    expect(events[0]!.payload).toMatchObject({ memoryKey: 'fact:current_city', memoryValue: 'daegu', supersedes: 'city' });
+  });
+
+  it('"that\'s not true" of what the previous reply surfaced: MemoriesInvalidated, nothing extracted', () => {
+    const events = eventsOf(turn("that's not true"), state({ previous: { surfacedMemoryIds: ['sushi'], topicIds: [] } }));
+    expect(events.map((e) => e.type)).toEqual(['MemoriesInvalidated', 'TurnMemoryWritten']);
+    expect(events[0]).toMatchObject({ id: deriveId('memory', 'turn-1', 'invalidate', 'pref:food:sushi'), payload: { memoryIds: ['sushi'], sourceMessageId: 'm1' } });
+    expect(events[1]!.payload).toMatchObject({ invalidatedMemoryIds: ['sushi'], heuristicRan: false });
+  });
+
+  it('a suppressed key is neither recorded nor confirmed; the turn is still closed', () => {
+    const events = eventsOf(turn('i love kpop'), state({ suppressedKeys: new Set(['pref:music:kpop']) }));
+    expect(events.map((e) => e.type)).toEqual(['TurnMemoryWritten']);
+    expect(events[0]!.payload).toMatchObject({ candidates: [expect.objectContaining({ memoryKey: 'pref:music:kpop', outcome: 'suppressed', memoryId: '' })] });
+  });
+
+  it('a retention turn writes nothing but closes the turn with what it surfaced', () => {
+    const events = eventsOf(turn('', { source: 'retention', surfacedMemoryIds: ['sushi'] }), state());
+    expect(events.map((e) => e.type)).toEqual(['TurnMemoryWritten']);
+    expect(events[0]!.payload).toMatchObject({ skipped: 'retention', surfacedMemoryIds: ['sushi'], topicIds: ['FOOD'] });
+  });
+
+  it('keeps the extractor\'s exchanges in TurnMemoryWritten, so replay asks nothing', () => {
+    const exchange = { provider: 'stub', model: 'm', purpose: 'memory_extraction', attempt: 1, messages: [], output: '[]', error: '', latencyMs: 3, seed: 7 };
+    const decision = decideWriteback('turn-1', turn(LONG), AT, state(), []);
+    const events = writebackEvents('turn-1', 'written-1', AT, decision, { ...NONE, exchanges: [exchange as never] });
+    expect(events.at(-1)!.payload).toMatchObject({ llmRan: true, exchanges: [expect.objectContaining({ purpose: 'memory_extraction', output: '[]' })] });
   });
 });

@@ -1,15 +1,15 @@
 import { appendDecided, draft, payloadOf, type Bus, type EventDraft, type StoredEvent } from '@hearth/bus';
 import type { Clock } from '@hearth/clock';
-import { deriveId, Events, llmExchangeToProto, type TurnCompleted } from '@hearth/events';
+import { deriveId, Events, type TurnCompleted } from '@hearth/events';
 import type { Embedder, LlmExchange } from '@hearth/llm';
-import { requireApplied, type Reactor } from '@hearth/store';
+import { requirePosition, type Reactor } from '@hearth/store';
 import { counter, type Logger } from '@hearth/telemetry';
 import type { Kysely } from 'kysely';
 import type { LlmExtractor } from '../adapters/llm-extractor.js';
 import { WRITEBACK } from '../config.js';
 import type { MemoryDb } from '../db.js';
 import type { MemoryStatus, MemoryType } from '../domain/types.js';
-import { decideWriteback, writebackReads, writebackTurnOf, type StoredMemory, type WritebackState } from '../domain/writeback.js';
+import { decideWriteback, writebackEvents, writebackReads, writebackTurnOf, type StoredMemory, type WritebackEvent, type WritebackState } from '../domain/writeback.js';
 import { memoriesProjection } from '../projections/memories.js';
 
 export interface WritebackDeps {
@@ -87,7 +87,7 @@ export function createWritebackReactor(deps: WritebackDeps): Reactor {
       const writtenId = deriveId('memory', 'written', event.id);
       await appendDecided(bus, 'memory', event.userId, async (last) => {
         if (last?.id === writtenId) return [];
-        await requireApplied(db, memoriesProjection.name, last, { timeoutMs: WRITEBACK.projectionWaitMs });
+        await requirePosition(db, memoriesProjection.name, last, { timeoutMs: WRITEBACK.projectionWaitMs });
         // Written before, past the dedup window: nothing new to decide.
         const done = await db.selectFrom('memory_turns').select('assistant_message_id').where('assistant_message_id', '=', turn.assistantMessageId).executeTakeFirst();
         if (done) return [];
@@ -138,28 +138,26 @@ async function decide(deps: WritebackDeps, event: StoredEvent, completed: TurnCo
     corrections.add(1, { command: decision.command, changed: String(invalidated.length > 0 || written.suppressTopicIds.length > 0) });
   }
   for (const c of written.candidates) writes.add(1, { outcome: c.outcome, extractor: c.extractor });
-
-  const drafts: EventDraft[] = invalidated.map((inv) =>
-    draft(Events.MemoriesInvalidated, inv, { ...meta, id: deriveId('memory', event.id, 'invalidate', inv.suppressedKey), occurredAt: at }),
-  );
   const vectors = await embedRecords(deps, decision.recorded);
-  const confirmed = new Map(decision.confirmed.map((c) => [c.memoryId, c]));
-  const recorded = new Map(decision.recorded.map((r) => [r.memoryId, r]));
-  // Appended in dedup's order, which the candidates keep (a suppressed one has no memory id).
-  for (const c of written.candidates) {
-    const confirm = confirmed.get(c.memoryId);
-    if (confirm) drafts.push(draft(Events.MemoryConfirmed, confirm, { ...meta, id: deriveId('memory', event.id, 'confirm', c.memoryKey), occurredAt: at }));
-    const record = recorded.get(c.memoryId);
-    if (record) {
-      const vector = vectors.get(record.memoryKey);
-      const embedded = { ...record, embedding: vector ?? [], embeddingModel: vector ? deps.embedder.model : '' };
-      drafts.push(draft(Events.MemoryRecorded, embedded, { ...meta, id: record.memoryId, occurredAt: at }));
+  const events = writebackEvents(event.id, writtenId, at, decision, { vectors, embeddingModel: deps.embedder.model, exchanges });
+  return events.map((e) => draftOf(e, { ...meta, id: e.id, occurredAt: at }));
+}
+
+function draftOf(e: WritebackEvent, meta: Omit<EventDraft, 'type' | 'payload'>): EventDraft {
+  switch (e.type) {
+    case 'MemoriesInvalidated':
+      return draft(Events.MemoriesInvalidated, e.payload, meta);
+    case 'MemoryConfirmed':
+      return draft(Events.MemoryConfirmed, e.payload, meta);
+    case 'MemoryRecorded':
+      return draft(Events.MemoryRecorded, e.payload, meta);
+    case 'TurnMemoryWritten':
+      return draft(Events.TurnMemoryWritten, e.payload, meta);
+    default: {
+      const never: never = e;
+      return never;
     }
   }
-  drafts.push(
-    draft(Events.TurnMemoryWritten, { ...written, exchanges: exchanges.map(llmExchangeToProto), turnAt: at }, { ...meta, id: writtenId, occurredAt: at }),
-  );
-  return drafts;
 }
 
 /** Vectors of the records about to be written, by key; none when the endpoint fails (also the clarified reactor's). */

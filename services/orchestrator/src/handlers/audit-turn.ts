@@ -11,8 +11,8 @@ import { replySchema } from '../responder/responders.js';
 import { planToProto } from '../turn/plan.js';
 import { planTurn, type RecordedReply, type ReplyCandidate } from '../turn/recipe.js';
 import { verdictToProto } from './mapping.js';
-import { FOLLOW_UP_EXEMPT, RETENTION_EXEMPT } from './render-retention.js';
-import { FIXED_REPLY_EXEMPT } from './respond.js';
+import { FOLLOW_UP_EXEMPT, RETENTION_EXEMPT } from '../turn/retention-decision.js';
+import { FIXED_REPLY_EXEMPT } from '../turn/respond-decision.js';
 
 export type { RecordedReply } from '../turn/recipe.js';
 
