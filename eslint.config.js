@@ -5,6 +5,12 @@ import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+import { readdirSync } from 'node:fs';
+
+/** Every service folder: each is a boundary of its own. */
+const SERVICES = readdirSync(new URL('./services', import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
 
 export default defineConfig(
   globalIgnores([
@@ -66,6 +72,44 @@ export default defineConfig(
       ],
       // NestJS hosts and jest matchers pass methods around on purpose.
       '@typescript-eslint/unbound-method': 'off',
+    },
+  },
+  {
+    // Service boundaries (ARCHITECTURE.md): a service reaches another only through
+    // proto/ (events and the generated query clients) and libs/. Neither a package
+    // import nor a relative path into another service's folder is allowed, and libs/
+    // import no service at all. Scripts and test-e2e compose services on purpose.
+    files: ['services/**/*.ts', 'libs/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@hearth/*/*'],
+              message: 'Import a workspace package through its entry point only (no deep imports).',
+            },
+            {
+              group: ['@hearth/svc-*'],
+              message: 'No service imports another service: share contracts through proto/ and code through libs/.',
+            },
+          ],
+        },
+      ],
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            ...SERVICES.map((name) => ({
+              target: `./services/${name}`,
+              from: './services',
+              except: [`./${name}`],
+              message: 'No service imports another service: share contracts through proto/ and code through libs/.',
+            })),
+            { target: './libs', from: './services', message: 'libs/ must not depend on a service.' },
+          ],
+        },
+      ],
     },
   },
   {

@@ -11,7 +11,7 @@
 import cliProgress from 'cli-progress';
 import { Command } from 'commander';
 import { Bus } from '@hearth/bus';
-import { createBeliefQueries, isUuid } from '@hearth/events';
+import { isUuid, queryClients } from '@hearth/events';
 import { eventEncryption, loadHostConfig, schemaFor } from '@hearth/host';
 import { migrateSchema, openDatabase, schemaDb, startProjection } from '@hearth/store';
 import { createLogger } from '@hearth/telemetry';
@@ -103,15 +103,15 @@ program
   .option('--reason <text>', 'recorded in each event', 'rolled back by an operator')
   .action(async (opts: { version: string; reason: string }) => {
     const bus = await connect('hearth-beliefs-rollback');
-    const queries = createBeliefQueries(bus, 30_000);
+    const queries = queryClients(bus, 30_000).belief;
     let code = 0;
     try {
-      const users = await queries.usersOf(opts.version);
+      const users = (await queries.ListBeliefUsers({ extractorVersion: opts.version })).userIds;
       const bar = process.stderr.isTTY ? new cliProgress.SingleBar({ format: 'users {bar} {value}/{total}', stream: process.stderr }, cliProgress.Presets.shades_classic) : undefined;
       bar?.start(Math.max(users.length, 1), 0);
       let removed = 0;
       for (const [i, userId] of users.entries()) {
-        removed += (await queries.rollback(userId, opts.version, opts.reason)).occurrences;
+        removed += (await queries.RollbackExtractorVersion({ userId, extractorVersion: opts.version, reason: opts.reason })).occurrences;
         bar?.update(i + 1);
       }
       bar?.stop();
@@ -135,7 +135,7 @@ program
     const bus = await connect('hearth-beliefs-merge');
     let code = 0;
     try {
-      const r = await createBeliefQueries(bus).merge(opts.user, opts.link, opts.reason);
+      const r = await queryClients(bus).belief.MergeBeliefs({ userId: opts.user, linkId: opts.link, reason: opts.reason });
       if (!r.found) {
         console.error(`no link ${opts.link} for user ${opts.user}`);
         code = 1;

@@ -5,7 +5,7 @@
 // reads a negative reward correlation for that belief.
 import { randomUUID } from 'node:crypto';
 import { Bus, LocalKek } from '@hearth/bus';
-import { getBeliefContext, getTrust } from '@hearth/events';
+import { queryClients } from '@hearth/events';
 import { belief } from '@hearth/proto';
 import { natsUrl } from '@hearth/testing';
 import { HearthClient, onboard, sayOk, settled, type Reply } from './support/client.js';
@@ -75,7 +75,7 @@ describe("a challenge the user insists against makes the belief's reward correla
 
     // then trust judged the challenge at both: the user's insistence invalidates it, all the agent's
     const judged = await settled(
-      async () => ({ status: 200, body: await getTrust(bus, userId) }),
+      async () => ({ status: 200, body: await queryClients(bus).trust.GetTrust({ userId }) }),
       (r) => r.body.outcomes.filter((o: { beliefId: string }) => o.beliefId === harmful.belief_id).length >= 2,
     );
     const outcomes = judged.body.outcomes.filter((o: { beliefId: string }) => o.beliefId === harmful.belief_id);
@@ -93,7 +93,7 @@ describe("a challenge the user insists against makes the belief's reward correla
     const now = new Date((await anon.clock()).body.now);
     const mean = outcomes.reduce((s: number, o: { reward: number }) => s + o.reward, 0) / outcomes.length;
     const ctx = await settled(
-      async () => ({ status: 200, body: await getBeliefContext(bus, belief.GetBeliefContextRequest.fromPartial({ userId, conversationId: randomUUID(), at: now, challengeWanted: true })) }),
+      async () => ({ status: 200, body: await queryClients(bus).belief.GetBeliefContext(belief.GetBeliefContextRequest.fromPartial({ userId, conversationId: randomUUID(), at: now, challengeWanted: true })) }),
       (r) => (r.body as belief.GetBeliefContextResponse).considered.some((c) => c.beliefId === harmful.belief_id && c.rewardCorrelation < 0),
     );
     const considered = (ctx.body as belief.GetBeliefContextResponse).considered.find((c) => c.beliefId === harmful.belief_id);

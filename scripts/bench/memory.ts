@@ -11,7 +11,8 @@ import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { Command } from 'commander';
 import pg from 'pg';
-import { Bus } from '@hearth/bus';
+import { Bus, serveSomeQueries } from '@hearth/bus';
+import { FIND_MEMORIES, SEARCH_MEMORIES } from '@hearth/events';
 import { systemClock } from '@hearth/clock';
 import { createLocalEmbedder } from '@hearth/llm';
 import { memory } from '@hearth/proto';
@@ -22,7 +23,7 @@ import type { MemoryDb } from '../../services/memory/src/db.js';
 import { embeddingText } from '../../services/memory/src/domain/describe.js';
 import { service } from '../../services/memory/src/index.js';
 import { memoriesProjection } from '../../services/memory/src/projections/memories.js';
-import { createFindMemoriesQuery, createSearchMemoriesQuery, FIND_MEMORIES, SEARCH_MEMORIES } from '../../services/memory/src/queries/memories.js';
+import { createFindMemoriesQuery, createSearchMemoriesQuery } from '../../services/memory/src/queries/memories.js';
 import { createLexicalIndex } from '../../services/memory/src/lexical/index.js';
 import { createEmbeddedIndex } from '../../services/memory/src/vector/embedded.js';
 import { intArg, log, requiredServerEnv, withTimeout } from './lib/cli.js';
@@ -112,8 +113,7 @@ async function main(): Promise<void> {
     const index = createEmbeddedIndex(db, { projection: memoriesProjection.name, subjectOf: (u) => bus.topology.subject('memory', u) });
     const lexical = createLexicalIndex(db, { projection: memoriesProjection.name, subjectOf: (u) => bus.topology.subject('memory', u) });
     const deps = { bus, db, clock: systemClock, index, lexical, embedder };
-    await bus.serveQuery('memory', SEARCH_MEMORIES, createSearchMemoriesQuery(deps));
-    await bus.serveQuery('memory', FIND_MEMORIES, createFindMemoriesQuery(deps));
+    await serveSomeQueries(bus, memory.MemoryQueriesDefinition, { SearchMemories: createSearchMemoriesQuery(deps), FindMemories: createFindMemoriesQuery(deps) });
     bus.nc.subscribe(`${ns}.bench.echo`, {
       callback: (_e, m) => {
         m.respond(m.data);

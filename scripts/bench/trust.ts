@@ -33,9 +33,10 @@ import { Command } from 'commander';
 import pg from 'pg';
 import { sql, type Insertable, type Kysely } from 'kysely';
 import { embeddingTextOf } from '@hearth/beliefs';
-import { Bus, type BusLogger, type RunningConsumer } from '@hearth/bus';
+import { Bus, serveSomeQueries, type BusLogger, type RunningConsumer } from '@hearth/bus';
 import { ManualClock } from '@hearth/clock';
-import { createBeliefQueries, deriveId, Events, GET_BELIEFS, GET_COMPANION_BELIEFS, getCompanionBeliefs } from '@hearth/events';
+import { deriveId, Events, queryClients } from '@hearth/events';
+import { belief } from '@hearth/proto';
 import { createLocalEmbedder } from '@hearth/llm';
 import { migrateSchema, openDatabase, schemaDb, startProjection, waitForCheckpoint, type Database } from '@hearth/store';
 import type { Logger } from '@hearth/telemetry';
@@ -526,7 +527,7 @@ async function main(): Promise<void> {
     // belief-graph's real queries, timed and counted at the handler.
     const beliefMs: number[] = [];
     const graphMs: number[] = [];
-    const timedQuery = (answer: (request: Uint8Array) => Promise<Uint8Array>, samples: number[]) => async (request: Uint8Array) => {
+    const timedQuery = <Q, A>(answer: (request: Q) => Promise<A>, samples: number[]) => async (request: Q): Promise<A> => {
       const t0 = performance.now();
       try {
         return await answer(request);
@@ -534,19 +535,21 @@ async function main(): Promise<void> {
         samples.push(performance.now() - t0);
       }
     };
-    await bus.serveQuery('belief-graph', GET_COMPANION_BELIEFS, timedQuery(createGetCompanionBeliefsQuery(bgDb), beliefMs));
-    await bus.serveQuery('belief-graph', GET_BELIEFS, timedQuery(createGetBeliefsQuery(bgDb), graphMs));
+    await serveSomeQueries(bus, belief.BeliefQueriesDefinition, {
+      GetCompanionBeliefs: timedQuery(createGetCompanionBeliefsQuery(bgDb), beliefMs),
+      GetBeliefs: timedQuery(createGetBeliefsQuery(bgDb), graphMs),
+    });
     // The scheduler waits on the projection to fold what it appended, as in the service.
     projection = await startProjection(bus, db, 'trust', trustProjection);
     const clock = new ManualClock(T0);
     const deps = { bus, db, clock, logger: silent };
 
     // The graph answers what was seeded, or the bench would time the wrong work.
-    const probe = await getCompanionBeliefs(bus, { userId: uuidOf('user', 0), at: new Date(T0.getTime() + DAY + MIN), beliefIds: [] });
+    const probe = await queryClients(bus).belief.GetCompanionBeliefs({ userId: uuidOf('user', 0), at: new Date(T0.getTime() + DAY + MIN), beliefIds: [] });
     if (probe.beliefs.length !== opts.beliefs || !probe.beliefs.some((b) => b.openConflicts > 0)) {
       throw new Error(`bench:trust: GetCompanionBeliefs of the first user gave ${probe.beliefs.length} beliefs (expected ${opts.beliefs}, one with an open conflict)`);
     }
-    const graph = await createBeliefQueries(bus).get(uuidOf('user', 1), 'user');
+    const graph = await queryClients(bus).belief.GetBeliefs({ userId: uuidOf('user', 1), holder: 'user' });
     if (opts.users > 1 && (graph.nodes.length !== 2 || graph.challenges.length !== 1)) {
       throw new Error(`bench:trust: GetBeliefs of the second user gave ${graph.nodes.length} user-held beliefs and ${graph.challenges.length} challenges (expected 2 and 1)`);
     }

@@ -38,8 +38,9 @@ import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError } from 'commander';
 import { sql, type Kysely } from 'kysely';
-import { Bus, draft, LocalKek, type BusLogger, type RunningConsumer } from '@hearth/bus';
-import { CHECK_MESSAGE, checkMessage, Events } from '@hearth/events';
+import { Bus, draft, LocalKek, queryRpc, serveSomeQueries, type BusLogger, type RunningConsumer } from '@hearth/bus';
+import { Events } from '@hearth/events';
+import { uncertainty } from '@hearth/proto';
 import { eventKey, extractRulesOnly, MEMORY_KEYS, preferenceKey, type EventDomain } from '@hearth/memory-rules';
 import { migrateSchema, openDatabase, schemaDb, startProjection, waitForPosition, type Database } from '@hearth/store';
 import { cleanupNamespace, dropSchemas, storedEvent, testNamespace } from '@hearth/testing';
@@ -246,7 +247,7 @@ async function runSize(h: Harness, memories: number, opt: Options): Promise<Size
     if (last && !(await waitForPosition(h.db, uncertaintiesProjection.name, last.subject, last.seq, { timeoutMs: 20_000 }))) throw new Error('the projection did not catch up');
   };
   const ask = (text: string, answersUncertaintyId = '') =>
-    checkMessage(h.client, { userId, messageId: randomUUID(), conversationId, text, afterMessageId: previousMessageId, memoryIds: [], topicIds: [], at: at(), answersUncertaintyId }, REQUEST_TIMEOUT_MS);
+    new uncertainty.UncertaintyQueriesClientImpl(queryRpc(h.client, { timeoutMs: REQUEST_TIMEOUT_MS })).CheckMessage({ userId, messageId: randomUUID(), conversationId, text, afterMessageId: previousMessageId, memoryIds: [], topicIds: [], at: at(), answersUncertaintyId });
   const countOpen = async () => Number((await h.db.selectFrom('uncertainties').select((eb) => eb.fn.countAll<string>().as('n')).where('user_id', '=', userId).where('state', 'in', ['open', 'surfaced']).executeTakeFirstOrThrow()).n);
 
   // The few open uncertainties, through the real path; their items are not used again.
@@ -408,7 +409,7 @@ async function main(): Promise<void> {
     svc = await Bus.connect({ url: env.NATS_URL, name: 'bench-uncertainty-service', namespace: ns, logger: quiet, encryption: { kek: LocalKek.forDevelopment(ns) } });
     client = await Bus.connect({ url: env.NATS_URL, name: 'bench-uncertainty-orchestrator', namespace: ns, logger: quiet });
     await svc.ensureStreams(['memory', 'uncertainty', 'orchestrator']);
-    await svc.serveQuery('uncertainty', CHECK_MESSAGE, createCheckMessageCommand({ bus: svc, db }));
+    await serveSomeQueries(svc, uncertainty.UncertaintyQueriesDefinition, { CheckMessage: createCheckMessageCommand({ bus: svc, db }) });
     running = await startProjection(svc, db, 'uncertainty', uncertaintiesProjection);
     const echoSubject = `${ns}.bench.echo`;
     svc.nc.subscribe(echoSubject, { callback: (_e, m) => void m.respond(new Uint8Array(0)) });

@@ -20,3 +20,4 @@ export { appendDecided } from './append.js';
 export { BusError, AppendConflictError, TerminalError, QueryError } from './errors.js';
 export { isPermissionViolation, isTransientError } from './transient.js';
 export { Topology, SERVICE_NAMES, GLOBAL_KEYS, type ServiceName } from './topology.js';
+export { queryOwner, queryRpc, serveQueries, serveSomeQueries, type QueryHandlers, type QueryServiceDefinition, type Rpc } from './queries.js';

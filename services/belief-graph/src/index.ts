@@ -1,6 +1,7 @@
 import { extractorVersion } from '@hearth/beliefs';
+import { serveQueries } from '@hearth/bus';
+import { belief } from '@hearth/proto';
 import type { ServiceDefinition } from '@hearth/host';
-import { GET_BELIEF_CONTEXT, GET_BELIEFS, GET_COMPANION_BELIEFS, LIST_BELIEF_USERS, MERGE_BELIEFS, ROLLBACK_EXTRACTOR_VERSION } from '@hearth/events';
 import { createChatClient, createEmbeddingClient, createLocalEmbedder, loadLlmConfig, type Embedder } from '@hearth/llm';
 import { startProjection, startReactor } from '@hearth/store';
 import type { Logger } from '@hearth/telemetry';
@@ -57,12 +58,14 @@ export const service: ServiceDefinition = {
     const admin = { bus: ctx.bus, db, clock: ctx.clock, logger: ctx.logger };
     return {
       async start() {
-        await ctx.bus.serveQuery('belief-graph', GET_BELIEFS, createGetBeliefsQuery(db));
-        await ctx.bus.serveQuery('belief-graph', GET_BELIEF_CONTEXT, createGetBeliefContextQuery(db));
-        await ctx.bus.serveQuery('belief-graph', MERGE_BELIEFS, createMergeBeliefsCommand(admin));
-        await ctx.bus.serveQuery('belief-graph', ROLLBACK_EXTRACTOR_VERSION, createRollbackCommand(admin));
-        await ctx.bus.serveQuery('belief-graph', LIST_BELIEF_USERS, createListBeliefUsersQuery(db));
-        await ctx.bus.serveQuery('belief-graph', GET_COMPANION_BELIEFS, createGetCompanionBeliefsQuery(db));
+        await serveQueries(ctx.bus, belief.BeliefQueriesDefinition, {
+          GetBeliefs: createGetBeliefsQuery(db),
+          GetBeliefContext: createGetBeliefContextQuery(db),
+          MergeBeliefs: createMergeBeliefsCommand(admin),
+          RollbackExtractorVersion: createRollbackCommand(admin),
+          ListBeliefUsers: createListBeliefUsersQuery(db),
+          GetCompanionBeliefs: createGetCompanionBeliefsQuery(db),
+        });
         return [
           ...(await startProjection(ctx.bus, db, 'belief-graph', beliefsProjection)),
           ...(await startReactor(ctx.bus, db, 'belief-graph', createBeliefReactor({ bus: ctx.bus, db, logger: ctx.logger, ...runtime }))),

@@ -1,4 +1,6 @@
 import { loadConfig } from '@hearth/config';
+import { serveQueries } from '@hearth/bus';
+import { memory } from '@hearth/proto';
 import type { ServiceDefinition } from '@hearth/host';
 import { createChatClient, createEmbeddingClient, createLocalEmbedder, loadLlmConfig, type Embedder } from '@hearth/llm';
 import { startProjection, startReactor } from '@hearth/store';
@@ -19,10 +21,6 @@ import {
   createInvalidateMemoryQuery,
   createListMemoriesQuery,
   createSearchMemoriesQuery,
-  FIND_MEMORIES,
-  INVALIDATE_MEMORY,
-  LIST_MEMORIES,
-  SEARCH_MEMORIES,
 } from './queries/memories.js';
 import { createEmbeddedIndex } from './vector/embedded.js';
 import type { VectorIndex } from './vector/port.js';
@@ -73,10 +71,12 @@ export const service: ServiceDefinition = {
       },
       async start() {
         await index.start();
-        await ctx.bus.serveQuery('memory', FIND_MEMORIES, createFindMemoriesQuery(queryDeps));
-        await ctx.bus.serveQuery('memory', SEARCH_MEMORIES, createSearchMemoriesQuery(queryDeps));
-        await ctx.bus.serveQuery('memory', LIST_MEMORIES, createListMemoriesQuery(queryDeps));
-        await ctx.bus.serveQuery('memory', INVALIDATE_MEMORY, createInvalidateMemoryQuery(queryDeps));
+        await serveQueries(ctx.bus, memory.MemoryQueriesDefinition, {
+          FindMemories: createFindMemoriesQuery(queryDeps),
+          SearchMemories: createSearchMemoriesQuery(queryDeps),
+          ListMemories: createListMemoriesQuery(queryDeps),
+          InvalidateMemory: createInvalidateMemoryQuery(queryDeps),
+        });
         return [
           ...(await startProjection(ctx.bus, db, 'memory', memoriesProjection)),
           ...(await startReactor(ctx.bus, db, 'memory', createWritebackReactor({ bus: ctx.bus, db, clock: ctx.clock, logger: ctx.logger, extractor, embedder }))),

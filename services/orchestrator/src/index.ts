@@ -1,3 +1,5 @@
+import { serveQueries } from '@hearth/bus';
+import { orchestrator } from '@hearth/proto';
 import type { DependencyStatus, ServiceDefinition } from '@hearth/host';
 import { startProjection, startReactor } from '@hearth/store';
 import type { Kysely } from 'kysely';
@@ -21,8 +23,8 @@ import { createRespondReactor } from './handlers/respond.js';
 import { personasProjection } from './projections/personas.js';
 import { turnsProjection } from './projections/turns.js';
 import { profilesProjection } from './projections/profiles.js';
-import { createGetPersonaQuery, GET_PERSONA } from './queries/get-persona.js';
-import { createGetRelationshipQuery, GET_RELATIONSHIP } from './queries/get-relationship.js';
+import { createGetPersonaQuery } from './queries/get-persona.js';
+import { createGetRelationshipQuery } from './queries/get-relationship.js';
 
 /** The orchestrator: personas and turn execution (turn-pipeline §3, §7–§11), proactive messages included (§14.3–§14.5). */
 export const service: ServiceDefinition = {
@@ -65,8 +67,10 @@ export const service: ServiceDefinition = {
       },
       async start() {
         // The bus drains this subscription when it closes.
-        await ctx.bus.serveQuery('orchestrator', GET_PERSONA, createGetPersonaQuery(db));
-        await ctx.bus.serveQuery('orchestrator', GET_RELATIONSHIP, createGetRelationshipQuery(db, ctx.clock, ctx.bus));
+        await serveQueries(ctx.bus, orchestrator.OrchestratorQueriesDefinition, {
+          GetPersona: createGetPersonaQuery(db),
+          GetRelationship: createGetRelationshipQuery(db, ctx.clock, ctx.bus),
+        });
         return [
           ...(await startProjection(ctx.bus, db, 'orchestrator', profilesProjection)),
           ...(await startProjection(ctx.bus, db, 'orchestrator', personasProjection)),

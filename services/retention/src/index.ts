@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '@hearth/config';
+import { serveQueries } from '@hearth/bus';
+import { retention } from '@hearth/proto';
 import type { ServiceDefinition } from '@hearth/host';
 import { startProjection, startReactor } from '@hearth/store';
 import type { Kysely } from 'kysely';
@@ -8,7 +10,6 @@ import { retentionEnvSchema } from './config.js';
 import type { RetentionDb } from './db.js';
 import { createAcknowledgeReactor } from './handlers/acknowledge.js';
 import { retentionProjection } from './projections/retention.js';
-import { GET_RETENTION } from '@hearth/events';
 import { createGetRetentionQuery } from './queries/get-retention.js';
 import { startScheduler } from './schedule/scheduler.js';
 
@@ -28,7 +29,7 @@ export const service: ServiceDefinition = {
     const replica = `${process.pid}-${randomUUID().slice(0, 8)}`;
     return {
       async start() {
-        await ctx.bus.serveQuery('retention', GET_RETENTION, createGetRetentionQuery(db));
+        await serveQueries(ctx.bus, retention.RetentionQueriesDefinition, { GetRetention: createGetRetentionQuery(db) });
         const consumers = [
           ...(await startProjection(ctx.bus, db, 'retention', retentionProjection)),
           ...(await startReactor(ctx.bus, db, 'retention', createAcknowledgeReactor({ bus: ctx.bus, db, logger: ctx.logger }))),

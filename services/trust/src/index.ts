@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '@hearth/config';
-import { GET_TRUST } from '@hearth/events';
+import { serveQueries } from '@hearth/bus';
+import { trust } from '@hearth/proto';
 import type { ServiceDefinition } from '@hearth/host';
 import { createChatClient, createEmbeddingClient, createLocalEmbedder, loadLlmConfig, type Embedder } from '@hearth/llm';
 import { startProjection, startReactor } from '@hearth/store';
@@ -42,7 +43,7 @@ export const service: ServiceDefinition = {
     );
     return {
       async start() {
-        await ctx.bus.serveQuery('trust', GET_TRUST, createGetTrustQuery(db));
+        await serveQueries(ctx.bus, trust.TrustQueriesDefinition, { GetTrust: createGetTrustQuery(db) });
         const consumers = [
           ...(await startProjection(ctx.bus, db, 'trust', trustProjection)),
           ...(await startReactor(ctx.bus, db, 'trust', createTrustReactor({ bus: ctx.bus, db, embedder, logger: ctx.logger, llm }))),

@@ -1,5 +1,6 @@
+import { serveQueries } from '@hearth/bus';
+import { uncertainty } from '@hearth/proto';
 import type { ServiceDefinition } from '@hearth/host';
-import { CHECK_MESSAGE, CHECK_RELIABILITY, GET_UNCERTAINTIES } from '@hearth/events';
 import { createChatClient, loadLlmConfig } from '@hearth/llm';
 import { startProjection, startReactor } from '@hearth/store';
 import { createClassifierLlm } from './adapters/llm.js';
@@ -36,9 +37,11 @@ export const service: ServiceDefinition = {
     );
     return {
       async start() {
-        await ctx.bus.serveQuery('uncertainty', CHECK_MESSAGE, createCheckMessageCommand(deps));
-        await ctx.bus.serveQuery('uncertainty', CHECK_RELIABILITY, createCheckReliabilityQuery(db));
-        await ctx.bus.serveQuery('uncertainty', GET_UNCERTAINTIES, createGetUncertaintiesQuery(db));
+        await serveQueries(ctx.bus, uncertainty.UncertaintyQueriesDefinition, {
+          CheckMessage: createCheckMessageCommand(deps),
+          CheckReliability: createCheckReliabilityQuery(db),
+          GetUncertainties: createGetUncertaintiesQuery(db),
+        });
         return [...(await startProjection(ctx.bus, db, 'uncertainty', uncertaintiesProjection)), ...(await startReactor(ctx.bus, db, 'uncertainty', createUncertaintyReactor(deps)))];
       },
     };

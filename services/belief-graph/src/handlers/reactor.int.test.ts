@@ -3,9 +3,9 @@
 // the projection running live, the queries over the bus (issue 16's "done when"
 // at the service boundary; test-e2e/beliefs.e2e.test.ts drives it through the API).
 import { randomUUID } from 'node:crypto';
-import { Bus, draft, type RunningConsumer, type StoredEvent } from '@hearth/bus';
+import { Bus, draft, serveQueries, type RunningConsumer, type StoredEvent } from '@hearth/bus';
 import { ManualClock } from '@hearth/clock';
-import { createBeliefQueries, deriveId, Events, getBeliefContext, getCompanionBeliefs } from '@hearth/events';
+import { deriveId, Events, queryClients } from '@hearth/events';
 import { createChatClient, createLocalEmbedder, startLlmStub, type LlmStub } from '@hearth/llm';
 import { belief, ingress, orchestrator, trust } from '@hearth/proto';
 import { migrateSchema, openDatabase, replayProjection, schemaDb, startProjection, startReactor, waitForPosition, type Database } from '@hearth/store';
@@ -20,7 +20,6 @@ import { createListBeliefUsersQuery, createMergeBeliefsCommand, createRollbackCo
 import { createGetCompanionBeliefsQuery } from '../queries/companion-beliefs.js';
 import { createGetBeliefContextQuery } from '../queries/get-context.js';
 import { createGetBeliefsQuery } from '../queries/get-beliefs.js';
-import { GET_BELIEF_CONTEXT, GET_BELIEFS, GET_COMPANION_BELIEFS, LIST_BELIEF_USERS, MERGE_BELIEFS, ROLLBACK_EXTRACTOR_VERSION } from '@hearth/events';
 import { backfill } from '../backfill.js';
 import { createBeliefReactor } from './reactor.js';
 
@@ -42,17 +41,26 @@ async function startBeliefGraph(label: string, opts: { stub?: LlmStub; live?: bo
   const llm = opts.stub ? createChatBeliefLlm(createChatClient({ baseUrl: opts.stub.url, apiKey: null, model: 'stub-model', timeoutMs: 5_000, maxRetries: 0, temperature: 0 })) : null;
   const version = extractorVersion({ models: [llm ? `${llm.provider}/${llm.model}` : 'rules', embedder.model] });
   const admin = { bus, db, clock };
-  await bus.serveQuery('belief-graph', GET_BELIEFS, createGetBeliefsQuery(db));
-  await bus.serveQuery('belief-graph', GET_BELIEF_CONTEXT, createGetBeliefContextQuery(db));
-  await bus.serveQuery('belief-graph', MERGE_BELIEFS, createMergeBeliefsCommand(admin));
-  await bus.serveQuery('belief-graph', ROLLBACK_EXTRACTOR_VERSION, createRollbackCommand(admin));
-  await bus.serveQuery('belief-graph', LIST_BELIEF_USERS, createListBeliefUsersQuery(db));
-  await bus.serveQuery('belief-graph', GET_COMPANION_BELIEFS, createGetCompanionBeliefsQuery(db));
+  await serveQueries(bus, belief.BeliefQueriesDefinition, {
+    GetBeliefs: createGetBeliefsQuery(db),
+    GetBeliefContext: createGetBeliefContextQuery(db),
+    MergeBeliefs: createMergeBeliefsCommand(admin),
+    RollbackExtractorVersion: createRollbackCommand(admin),
+    ListBeliefUsers: createListBeliefUsersQuery(db),
+    GetCompanionBeliefs: createGetCompanionBeliefsQuery(db),
+  });
   const reactor = createBeliefReactor({ bus, db, embedder, llm, extractorVersion: version });
   // Not live: the log is written with no reactor reading it, as before a backfill.
   const live = opts.live ?? true;
   const running: RunningConsumer[] = [...(await startProjection(bus, db, 'belief-graph', beliefsProjection)), ...(live ? await startReactor(bus, db, 'belief-graph', reactor) : [])];
-  const queries = createBeliefQueries(bus);
+  // The generated client, in the shape the assertions read.
+  const client = queryClients(bus).belief;
+  const queries = {
+    get: (userId: string, holder: string) => client.GetBeliefs({ userId, holder }),
+    merge: (userId: string, linkId: string, reason: string) => client.MergeBeliefs({ userId, linkId, reason }),
+    rollback: (userId: string, extractorVersion: string, reason: string) => client.RollbackExtractorVersion({ userId, extractorVersion, reason }),
+    usersOf: async (extractorVersion: string) => (await client.ListBeliefUsers({ extractorVersion })).userIds,
+  };
 
   /** Appends as the owning service would; returns the subject and sequence the reactor will record. */
   async function appendTo(service: 'ingress' | 'orchestrator' | 'trust', key: string, d: ReturnType<typeof draft>): Promise<{ subject: string; seq: number }> {
@@ -136,7 +144,7 @@ async function startBeliefGraph(label: string, opts: { stub?: LlmStub; live?: bo
     },
     async companion(user: { userId: string }, over: Partial<belief.GetCompanionBeliefsRequest> = {}): Promise<belief.CompanionBelief[]> {
       // A moment after the clock: what was recorded at the clock's time counts (the query leaves out what is recorded at `at`).
-      return (await getCompanionBeliefs(bus, belief.GetCompanionBeliefsRequest.fromPartial({ userId: user.userId, at: new Date(clock.now().getTime() + 1), ...over }))).beliefs;
+      return (await queryClients(bus).belief.GetCompanionBeliefs(belief.GetCompanionBeliefsRequest.fromPartial({ userId: user.userId, at: new Date(clock.now().getTime() + 1), ...over }))).beliefs;
     },
     /** What the graph made of the user's gardener decisions, in order. */
     async gardened(userId: string): Promise<belief.BeliefGardened[]> {
@@ -145,7 +153,7 @@ async function startBeliefGraph(label: string, opts: { stub?: LlmStub; live?: bo
       return out;
     },
     async context(user: { userId: string; conversationId: string }, over: Partial<belief.GetBeliefContextRequest> = {}): Promise<belief.GetBeliefContextResponse> {
-      return getBeliefContext(bus, belief.GetBeliefContextRequest.fromPartial({ userId: user.userId, conversationId: user.conversationId, at: clock.now(), challengeWanted: true, ...over }));
+      return queryClients(bus).belief.GetBeliefContext(belief.GetBeliefContextRequest.fromPartial({ userId: user.userId, conversationId: user.conversationId, at: clock.now(), challengeWanted: true, ...over }));
     },
     async events(userId: string): Promise<StoredEvent[]> {
       const out: StoredEvent[] = [];
@@ -464,7 +472,7 @@ describe("the trust service's side of the graph (outcome-driven-trust.md)", () =
     expect((await g.companion(user, { beliefIds: [seed.beliefId, mine.beliefId, randomUUID(), 'x'] })).map((b) => b.beliefId)).toEqual([seed.beliefId]);
     expect(await g.companion(user, { beliefIds: ['x'] })).toEqual([]);
     expect(await g.companion(g.newUser())).toEqual([]);
-    await expect(getCompanionBeliefs(g.bus, belief.GetCompanionBeliefsRequest.fromPartial({ userId: 'not-a-uuid' }))).rejects.toThrow();
+    await expect(queryClients(g.bus).belief.GetCompanionBeliefs(belief.GetCompanionBeliefsRequest.fromPartial({ userId: 'not-a-uuid' }))).rejects.toThrow();
   });
 
   it("given outcomes trust evaluated about a belief, then the challenge's reward correlation is their mean reward (0 without any), and a negative one calls for a challenge", async () => {

@@ -2,7 +2,7 @@ import { appendDecided, draft, type Bus } from '@hearth/bus';
 import type { Clock } from '@hearth/clock';
 import { deriveId, Events, isUuid } from '@hearth/events';
 import { belief } from '@hearth/proto';
-import { requireApplied } from '@hearth/store';
+import { requirePosition } from '@hearth/store';
 import type { Logger } from '@hearth/telemetry';
 import type { Kysely } from 'kysely';
 import { SERVICE } from '../config.js';
@@ -21,13 +21,13 @@ interface AdminDeps {
  * link joins — never automatic (§9.4). The older node is kept; the other's
  * occurrences move to it. A link already merged answers with the same pair.
  */
-export function createMergeBeliefsCommand(deps: AdminDeps): (request: Uint8Array) => Promise<Uint8Array> {
+export function createMergeBeliefsCommand(deps: AdminDeps): (request: belief.MergeBeliefsRequest) => Promise<belief.MergeBeliefsResponse> {
   return async (request) => {
-    const req = belief.MergeBeliefsRequest.decode(request);
+    const req = request;
     if (!isUuid(req.userId) || !isUuid(req.linkId)) throw new Error('MergeBeliefsRequest.user_id and link_id must be uuids');
     let answer: belief.MergeBeliefsResponse = { found: false, keptBeliefId: '', mergedBeliefId: '', error: '' };
     await appendDecided(deps.bus, 'belief-graph', req.userId, async (last) => {
-      await requireApplied(deps.db, beliefsProjection.name, last, { timeoutMs: SERVICE.projectionWaitMs });
+      await requirePosition(deps.db, beliefsProjection.name, last, { timeoutMs: SERVICE.projectionWaitMs });
       const link = await deps.db.selectFrom('links').selectAll().where('link_id', '=', req.linkId).where('user_id', '=', req.userId).executeTakeFirst();
       if (!link) return [];
       const pair = await deps.db.selectFrom('nodes').select(['belief_id', 'created_at', 'deleted_at', 'merged_into', 'holder']).where('belief_id', 'in', [link.from_belief_id, link.to_belief_id]).orderBy('created_at').orderBy('belief_id').execute();
@@ -55,7 +55,7 @@ export function createMergeBeliefsCommand(deps: AdminDeps): (request: Uint8Array
       ];
     });
     if (answer.keptBeliefId) deps.logger?.info({ userId: req.userId, linkId: req.linkId, kept: answer.keptBeliefId, merged: answer.mergedBeliefId }, 'belief nodes merged by an admin');
-    return belief.MergeBeliefsResponse.encode(answer).finish();
+    return answer;
   };
 }
 
@@ -64,14 +64,14 @@ export function createMergeBeliefsCommand(deps: AdminDeps): (request: Uint8Array
  * soft-deletes the user's occurrences of that version (the projection removes
  * nodes left without evidence). Running it again finds nothing left to remove.
  */
-export function createRollbackCommand(deps: AdminDeps): (request: Uint8Array) => Promise<Uint8Array> {
+export function createRollbackCommand(deps: AdminDeps): (request: belief.RollbackExtractorVersionRequest) => Promise<belief.RollbackExtractorVersionResponse> {
   return async (request) => {
-    const req = belief.RollbackExtractorVersionRequest.decode(request);
+    const req = request;
     if (!isUuid(req.userId)) throw new Error('RollbackExtractorVersionRequest.user_id must be a uuid');
     if (!/^[0-9a-f]{8,64}$/.test(req.extractorVersion)) throw new Error(`extractor_version must be a hex hash, got ${JSON.stringify(req.extractorVersion.slice(0, 64))}`);
     let count = 0;
     await appendDecided(deps.bus, 'belief-graph', req.userId, async (last) => {
-      await requireApplied(deps.db, beliefsProjection.name, last, { timeoutMs: SERVICE.projectionWaitMs });
+      await requirePosition(deps.db, beliefsProjection.name, last, { timeoutMs: SERVICE.projectionWaitMs });
       const rows = await deps.db
         .selectFrom('occurrences')
         .select('occurrence_id')
@@ -91,15 +91,15 @@ export function createRollbackCommand(deps: AdminDeps): (request: Uint8Array) =>
         ),
       ];
     });
-    return belief.RollbackExtractorVersionResponse.encode({ occurrences: count }).finish();
+    return { occurrences: count };
   };
 }
 
 /** ListBeliefUsers: the users with live occurrences of a version (the rollback script's work list). */
-export function createListBeliefUsersQuery(db: Kysely<BeliefDb>): (request: Uint8Array) => Promise<Uint8Array> {
+export function createListBeliefUsersQuery(db: Kysely<BeliefDb>): (request: belief.ListBeliefUsersRequest) => Promise<belief.ListBeliefUsersResponse> {
   return async (request) => {
-    const { extractorVersion } = belief.ListBeliefUsersRequest.decode(request);
+    const { extractorVersion } = request;
     const rows = await db.selectFrom('occurrences').select('user_id').distinct().where('extractor_version', '=', extractorVersion).where('deleted_at', 'is', null).orderBy('user_id').execute();
-    return belief.ListBeliefUsersResponse.encode({ userIds: rows.map((r) => r.user_id) }).finish();
+    return { userIds: rows.map((r) => r.user_id) };
   };
 }

@@ -12,14 +12,14 @@ import type { BeliefDb } from '../db.js';
  * Activation is computed at the asker's time from the live occurrences (the
  * stored one is as of the node's last evidence, decayed no further since).
  */
-export function createGetCompanionBeliefsQuery(db: Kysely<BeliefDb>): (request: Uint8Array) => Promise<Uint8Array> {
+export function createGetCompanionBeliefsQuery(db: Kysely<BeliefDb>): (request: belief.GetCompanionBeliefsRequest) => Promise<belief.GetCompanionBeliefsResponse> {
   return async (request) => {
-    const req = belief.GetCompanionBeliefsRequest.decode(request);
+    const req = request;
     if (!isUuid(req.userId)) throw new Error(`GetCompanionBeliefsRequest.user_id must be a uuid, got ${JSON.stringify(req.userId.slice(0, 64))}`);
     const at = req.at ?? new Date(0);
     // Only ids a node can have; asked for some and none of them can be one, the answer is empty.
     const only = req.beliefIds.filter(isUuid);
-    if (req.beliefIds.length > 0 && only.length === 0) return belief.GetCompanionBeliefsResponse.encode({ beliefs: [] }).finish();
+    if (req.beliefIds.length > 0 && only.length === 0) return { beliefs: [] };
 
     let nodes = db
       .selectFrom('nodes')
@@ -77,6 +77,6 @@ export function createGetCompanionBeliefsQuery(db: Kysely<BeliefDb>): (request: 
         status: n.status,
       })),
     };
-    return belief.GetCompanionBeliefsResponse.encode(response).finish();
+    return response;
   };
 }

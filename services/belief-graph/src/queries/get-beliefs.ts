@@ -9,9 +9,9 @@ import type { BeliefDb } from '../db.js';
  * it (API.md), for one holder or both: live nodes with their evidence, links,
  * conflicts among them, and challenges. Answered from the projection.
  */
-export function createGetBeliefsQuery(db: Kysely<BeliefDb>): (request: Uint8Array) => Promise<Uint8Array> {
+export function createGetBeliefsQuery(db: Kysely<BeliefDb>): (request: belief.GetBeliefsRequest) => Promise<belief.GetBeliefsResponse> {
   return async (request) => {
-    const { userId, holder } = belief.GetBeliefsRequest.decode(request);
+    const { userId, holder } = request;
     if (!isUuid(userId)) throw new Error(`GetBeliefsRequest.user_id must be a uuid, got ${JSON.stringify(userId.slice(0, 64))}`);
     if (holder !== '' && holder !== 'user' && holder !== 'companion') throw new Error(`GetBeliefsRequest.holder must be user, companion or empty, got ${JSON.stringify(holder.slice(0, 32))}`);
     let q = db.selectFrom('nodes').selectAll().where('user_id', '=', userId).where('deleted_at', 'is', null);
@@ -55,6 +55,6 @@ export function createGetBeliefsQuery(db: Kysely<BeliefDb>): (request: Uint8Arra
       // Challenges are about the user's own beliefs: listed unless only the companion's are asked.
       challenges: holder === 'companion' ? [] : challenges.map((c) => ({ challengeId: c.challenge_id, beliefId: c.belief_id, style: c.style, messageId: c.message_id, createdAt: c.created_at })),
     };
-    return belief.GetBeliefsResponse.encode(response).finish();
+    return response;
   };
 }

@@ -24,9 +24,9 @@ const offered = counter('hearth_belief_challenges_offered_total', 'GetBeliefCont
  *   is the mean reward of the outcomes the trust service evaluated about the
  *   belief (0 without any: the evaluator reads 0 as no signal).
  */
-export function createGetBeliefContextQuery(db: Kysely<BeliefDb>): (request: Uint8Array) => Promise<Uint8Array> {
+export function createGetBeliefContextQuery(db: Kysely<BeliefDb>): (request: belief.GetBeliefContextRequest) => Promise<belief.GetBeliefContextResponse> {
   return async (request) => {
-    const req = belief.GetBeliefContextRequest.decode(request);
+    const req = request;
     if (!isUuid(req.userId)) throw new Error(`GetBeliefContextRequest.user_id must be a uuid, got ${JSON.stringify(req.userId.slice(0, 64))}`);
     const at = req.at ?? new Date(0);
     const core = await db
@@ -80,7 +80,7 @@ export function createGetBeliefContextQuery(db: Kysely<BeliefDb>): (request: Uin
       }
       offered.add(1, { offered: String(Boolean(chosen.challenge)), blocked: chosen.blocked ?? '' });
     }
-    return belief.GetBeliefContextResponse.encode(response).finish();
+    return response;
   };
 }
 

@@ -2,7 +2,7 @@
 // §12–§13): TurnCompleted events appended as the orchestrator would, the
 // writeback reactor and the projection running live, the queries over the bus.
 import { randomUUID } from 'node:crypto';
-import { Bus, draft, type RunningConsumer, type StoredEvent } from '@hearth/bus';
+import { Bus, draft, serveQueries, type RunningConsumer, type StoredEvent } from '@hearth/bus';
 import { ManualClock } from '@hearth/clock';
 import { deriveId, Events, type TurnMemoryWritten } from '@hearth/events';
 import { createChatClient, createLocalEmbedder, startLlmStub, type LlmStub } from '@hearth/llm';
@@ -14,16 +14,12 @@ import { LOCAL_EMBEDDING } from '../config.js';
 import type { MemoryDb } from '../db.js';
 import { service } from '../index.js';
 import { memoriesProjection } from '../projections/memories.js';
-import { createMemoryQueries } from '@hearth/events';
+import { queryClients } from '@hearth/events';
 import {
   createFindMemoriesQuery,
   createInvalidateMemoryQuery,
   createListMemoriesQuery,
   createSearchMemoriesQuery,
-  FIND_MEMORIES,
-  INVALIDATE_MEMORY,
-  LIST_MEMORIES,
-  SEARCH_MEMORIES,
 } from '../queries/memories.js';
 import { createLexicalIndex } from '../lexical/index.js';
 import { createEmbeddedIndex } from '../vector/embedded.js';
@@ -50,16 +46,26 @@ async function startMemory(label: string, opts: { stub?: LlmStub } = {}) {
     : createOfflineExtractor();
   const index = createEmbeddedIndex(db, { projection: memoriesProjection.name, subjectOf: (u) => bus.topology.subject('memory', u) });
   const queryDeps = { bus, db, clock, index, embedder };
-  await bus.serveQuery('memory', FIND_MEMORIES, createFindMemoriesQuery(queryDeps));
-  await bus.serveQuery('memory', SEARCH_MEMORIES, createSearchMemoriesQuery(queryDeps));
-  await bus.serveQuery('memory', LIST_MEMORIES, createListMemoriesQuery(queryDeps));
-  await bus.serveQuery('memory', INVALIDATE_MEMORY, createInvalidateMemoryQuery(queryDeps));
+  await serveQueries(bus, memory.MemoryQueriesDefinition, {
+    FindMemories: createFindMemoriesQuery(queryDeps),
+    SearchMemories: createSearchMemoriesQuery(queryDeps),
+    ListMemories: createListMemoriesQuery(queryDeps),
+    InvalidateMemory: createInvalidateMemoryQuery(queryDeps),
+  });
   const reactor = createWritebackReactor({ bus, db, clock, extractor, embedder });
   const running: RunningConsumer[] = [
     ...(await startProjection(bus, db, 'memory', memoriesProjection)),
     ...(await startReactor(bus, db, 'memory', reactor)),
   ];
-  const queries = createMemoryQueries(bus);
+  // What ingress asks, through the generated client.
+  const client = queryClients(bus).memory;
+  const queries = {
+    list: async (userId: string, all: boolean) => (await client.ListMemories({ userId, all })).memories,
+    invalidate: async (userId: string, memoryId: string) => {
+      const res = await client.InvalidateMemory({ userId, memoryId });
+      return res.found && res.memory ? res.memory : null;
+    },
+  };
 
   type TurnOptions = { surfaced?: string[]; source?: string; writePolicy?: string; valence?: number; assistantText?: string };
 
@@ -114,17 +120,16 @@ async function startMemory(label: string, opts: { stub?: LlmStub } = {}) {
   }
 
   async function find(user: { userId: string; aiFriendId: string }, afterMessageId = ''): Promise<memory.MemorySnippet[]> {
-    const reply = await bus.query('memory', FIND_MEMORIES, memory.FindMemoriesRequest.encode({ ...user, readPolicy: 'FULL', limit: 50, afterMessageId, queryText: '' }).finish());
-    return memory.MemoriesResponse.decode(reply).memories;
+    return (await client.FindMemories(memory.FindMemoriesRequest.fromPartial({ ...user, readPolicy: 'FULL', limit: 50, afterMessageId, queryText: '' }))).memories;
   }
 
   async function search(user: { userId: string; aiFriendId: string }, queryText: string, topK = 4): Promise<memory.MemorySnippet[]> {
-    const reply = await bus.query('memory', SEARCH_MEMORIES, memory.SearchMemoriesRequest.encode({ ...user, queryText, topK, afterMessageId: '' }).finish());
-    return memory.MemoriesResponse.decode(reply).memories;
+    return (await client.SearchMemories({ ...user, queryText, topK, afterMessageId: '' })).memories;
   }
 
   return {
     ns,
+    client,
     bus,
     db,
     clock,
@@ -363,7 +368,7 @@ describe('memory write-back (turn-pipeline §12) and retrieval (§13)', () => {
   });
 
   it('rejects a request with a user_id that is not a uuid, and changes nothing', async () => {
-    await expect(m.bus.query('memory', FIND_MEMORIES, memory.FindMemoriesRequest.encode(memory.FindMemoriesRequest.fromPartial({ userId: 'x', readPolicy: 'FULL', limit: 3 })).finish())).rejects.toThrow(
+    await expect(m.client.FindMemories(memory.FindMemoriesRequest.fromPartial({ userId: 'x', readPolicy: 'FULL', limit: 3 }))).rejects.toThrow(
       /user_id must be a uuid/,
     );
   });

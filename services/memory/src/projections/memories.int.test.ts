@@ -119,19 +119,19 @@ describe('memory projection: erasure and forgotten values', () => {
     // and through ListMemories (GET /v1/me/memories?status=all)
     const index = createEmbeddedIndex(live.db, { projection: memoriesProjection.name, subjectOf: (u) => h.topology.subject('memory', u) });
     const list = createListMemoriesQuery({ bus, db: live.db, clock: new ManualClock(new Date()), index, embedder });
-    const reply = memory.ListMemoriesResponse.decode(await list(memory.ListMemoriesRequest.encode({ userId: user, all: true }).finish()));
+    const reply = (await list({ userId: user, all: true }));
     const listed = new Map(reply.memories.map((m) => [m.memoryId, m]));
     expect(listed.get(ids.job)).toMatchObject({ status: 'INVALID', memoryKey: 'fact:occupation', memoryValue: '' });
     expect(listed.get(ids.food)).toMatchObject({ status: 'INVALID', memoryValue: '' });
     expect(listed.get(ids.city)).toMatchObject({ status: 'SUPERSEDED', memoryValue: 'seoul', occurredOn: '', occurredPrecision: '' });
     expect(listed.get(ids.trip)).toMatchObject({ status: 'ACTIVE', memoryValue: 'went to jeju', occurredOn: '2026-05-01', occurredPrecision: 'month' });
     expect(listed.get(ids.food)).toMatchObject({ occurredOn: '', occurredPrecision: '' });
-    const active = memory.ListMemoriesResponse.decode(await list(memory.ListMemoriesRequest.encode({ userId: user, all: false }).finish()));
+    const active = (await list({ userId: user, all: false }));
     expect(active.memories.map((m) => m.memoryValue).sort()).toEqual(['busan', 'went to jeju']);
 
     // and the snippets the orchestrator reads (FindMemories) carry the stated date
     const find = createFindMemoriesQuery({ bus, db: live.db, clock: new ManualClock(new Date()), index, embedder });
-    const found = memory.MemoriesResponse.decode(await find(memory.FindMemoriesRequest.encode(memory.FindMemoriesRequest.fromPartial({ userId: user, aiFriendId, readPolicy: 'FULL', limit: 10 })).finish()));
+    const found = (await find(memory.FindMemoriesRequest.fromPartial({ userId: user, aiFriendId, readPolicy: 'FULL', limit: 10 })));
     const snippets = new Map(found.memories.map((m) => [m.memoryId, m]));
     expect(snippets.get(ids.trip)).toMatchObject({ memoryValue: 'went to jeju', occurredOn: '2026-05-01', occurredPrecision: 'month' });
     expect(snippets.get(ids.newCity)).toMatchObject({ memoryValue: 'busan', occurredOn: '', occurredPrecision: '' });

@@ -2,7 +2,7 @@
 // against real NATS and Postgres: memory events appended to the memory stream,
 // the projection applying them live, the lexical and vector indexes reading it.
 import { randomUUID } from 'node:crypto';
-import { Bus, draft, type EventDraft, type RunningConsumer } from '@hearth/bus';
+import { Bus, draft, type EventDraft, type QueryHandlers, type RunningConsumer } from '@hearth/bus';
 import { ManualClock } from '@hearth/clock';
 import { Events } from '@hearth/events';
 import { createLocalEmbedder, type Embedder } from '@hearth/llm';
@@ -45,8 +45,9 @@ let db: Kysely<MemoryDb>;
 let bus: Bus;
 let running: RunningConsumer[];
 const clock = new ManualClock(new Date('2026-11-23T09:00:00Z'));
-let queries: Record<'offline' | 'meaningful', { find: (b: Uint8Array) => Promise<Uint8Array>; search: (b: Uint8Array) => Promise<Uint8Array> }>;
-let listQuery: (b: Uint8Array) => Promise<Uint8Array>;
+let queries: Record<'offline' | 'meaningful', { find: MemoryHandlers['FindMemories']; search: MemoryHandlers['SearchMemories'] }>;
+let listQuery: MemoryHandlers['ListMemories'];
+type MemoryHandlers = QueryHandlers<typeof memory.MemoryQueriesDefinition>;
 let schema: string;
 
 beforeAll(async () => {
@@ -136,17 +137,17 @@ async function reliability(user: User, memoryId: string, to: string): Promise<vo
 }
 
 async function list(user: User): Promise<memory.MemoryRecord[]> {
-  return memory.ListMemoriesResponse.decode(await listQuery(memory.ListMemoriesRequest.encode({ userId: user.userId, all: true }).finish())).memories;
+  return (await listQuery({ userId: user.userId, all: true })).memories;
 }
 
 async function search(user: User, queryText: string, opts: { topK?: number; via?: 'offline' | 'meaningful' } = {}): Promise<Snippet[]> {
-  const req = memory.SearchMemoriesRequest.encode({ ...user, queryText, topK: opts.topK ?? 0, afterMessageId: '' }).finish();
-  return memory.MemoriesResponse.decode(await queries[opts.via ?? 'offline'].search(req)).memories;
+  const req = { ...user, queryText, topK: opts.topK ?? 0, afterMessageId: '' };
+  return (await queries[opts.via ?? 'offline'].search(req)).memories;
 }
 
 async function find(user: User, queryText: string, limit = 8): Promise<Snippet[]> {
-  const req = memory.FindMemoriesRequest.encode({ ...user, readPolicy: 'FULL', limit, afterMessageId: '', queryText }).finish();
-  return memory.MemoriesResponse.decode(await queries.offline.find(req)).memories;
+  const req = { ...user, readPolicy: 'FULL', limit, afterMessageId: '', queryText };
+  return (await queries.offline.find(req)).memories;
 }
 
 const newUser = (): User => ({ userId: randomUUID(), aiFriendId: randomUUID() });

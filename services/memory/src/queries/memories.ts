@@ -3,7 +3,7 @@ import type { Clock } from '@hearth/clock';
 import { deriveId, Events, isUuid } from '@hearth/events';
 import type { Embedder } from '@hearth/llm';
 import { memory } from '@hearth/proto';
-import { requireApplied, waitForPosition } from '@hearth/store';
+import { pollUntil, requirePosition, waitForPosition } from '@hearth/store';
 import type { Logger } from '@hearth/telemetry';
 import type { Kysely, Selectable } from 'kysely';
 import { RETRIEVAL, WRITEBACK } from '../config.js';
@@ -15,9 +15,6 @@ import { createLexicalIndex, type LexicalIndex } from '../lexical/index.js';
 import { memoriesProjection } from '../projections/memories.js';
 import type { VectorIndex } from '../vector/port.js';
 
-/** Query names on the bus (`<namespace>.q.memory.<name>`): the shared catalogue's. */
-export { FIND_MEMORIES, SEARCH_MEMORIES, LIST_MEMORIES, INVALIDATE_MEMORY } from '@hearth/events';
-
 /** A memory query that cannot be answered: undecodable, or ids that are not uuids. */
 export class InvalidMemoryRequestError extends Error {
   readonly code = 'MEMORY_INVALID_REQUEST';
@@ -25,15 +22,6 @@ export class InvalidMemoryRequestError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'InvalidMemoryRequestError';
-  }
-}
-
-
-function decodeWith<T>(decode: (b: Uint8Array) => T, bytes: Uint8Array, what: string): T {
-  try {
-    return decode(bytes);
-  } catch (err) {
-    throw new InvalidMemoryRequestError(`${what} does not decode`, { cause: err });
   }
 }
 
@@ -137,15 +125,12 @@ async function caughtUp(deps: QueryDeps, userId: string): Promise<void> {
  */
 async function writtenBack(deps: QueryDeps, userId: string, messageId: string): Promise<void> {
   if (!messageId) return;
-  const deadline = performance.now() + RETRIEVAL.writtenBackWaitMs;
-  for (;;) {
-    const row = await deps.db.selectFrom('memory_turns').select('message_id').where('user_id', '=', userId).where('message_id', '=', messageId).executeTakeFirst();
-    if (row) return;
-    if (performance.now() >= deadline) {
-      deps.logger?.warn({ userId, messageId, waitedMs: RETRIEVAL.writtenBackWaitMs }, 'the previous turn is not written back yet: answering from the memories as they are');
-      return;
-    }
-    await new Promise((r) => setTimeout(r, 10));
+  const written = await pollUntil(
+    async () => (await deps.db.selectFrom('memory_turns').select('message_id').where('user_id', '=', userId).where('message_id', '=', messageId).executeTakeFirst()) !== undefined,
+    { timeoutMs: RETRIEVAL.writtenBackWaitMs, intervalMs: 10 },
+  );
+  if (!written) {
+    deps.logger?.warn({ userId, messageId, waitedMs: RETRIEVAL.writtenBackWaitMs }, 'the previous turn is not written back yet: answering from the memories as they are');
   }
 }
 
@@ -165,8 +150,7 @@ function suppressedKeys(db: Kysely<MemoryDb>, userId: string) {
  */
 export function createFindMemoriesQuery(deps: QueryDeps) {
   const lexical = lexicalOf(deps);
-  return async (bytes: Uint8Array): Promise<Uint8Array> => {
-    const req = decodeWith(memory.FindMemoriesRequest.decode, bytes, 'FindMemoriesRequest');
+  return async (req: memory.FindMemoriesRequest): Promise<memory.MemoriesResponse> => {
     const userId = uuidOf('user_id', req.userId);
     const aiFriendId = uuidOf('ai_friend_id', req.aiFriendId, true);
     const limit = Math.min(req.limit || RETRIEVAL.defaultLimit, RETRIEVAL.maxLimit);
@@ -196,7 +180,7 @@ export function createFindMemoriesQuery(deps: QueryDeps) {
     }
     if (relevant.length > 0) q = q.where('memory_id', 'not in', relevant.map((m) => m.memoryId));
     const rest = relevant.length < limit ? await q.orderBy('last_confirmed_at', 'desc').orderBy('confidence', 'desc').orderBy('memory_id').limit(limit - relevant.length).execute() : [];
-    return memory.MemoriesResponse.encode({ memories: [...relevant, ...rest.map((r) => toSnippet(r))] }).finish();
+    return { memories: [...relevant, ...rest.map((r) => toSnippet(r))] };
   };
 }
 
@@ -214,13 +198,12 @@ export function createFindMemoriesQuery(deps: QueryDeps) {
  */
 export function createSearchMemoriesQuery(deps: QueryDeps) {
   const lexical = lexicalOf(deps);
-  return async (bytes: Uint8Array): Promise<Uint8Array> => {
-    const req = decodeWith(memory.SearchMemoriesRequest.decode, bytes, 'SearchMemoriesRequest');
+  return async (req: memory.SearchMemoriesRequest): Promise<memory.MemoriesResponse> => {
     const userId = uuidOf('user_id', req.userId);
     const aiFriendId = uuidOf('ai_friend_id', req.aiFriendId);
     const topK = Math.min(req.topK || RETRIEVAL.topK, RETRIEVAL.maxLimit);
     const text = req.queryText.trim();
-    if (text === '') return memory.MemoriesResponse.encode({ memories: [] }).finish();
+    if (text === '') return { memories: [] };
     await writtenBack(deps, userId, uuidOf('after_message_id', req.afterMessageId, true));
     const excludeKeys = (await suppressedKeys(deps.db, userId).execute()).map((r) => r.memory_key);
     const words = await lexical.search({ userId, aiFriendId, text, excludeKeys });
@@ -231,7 +214,7 @@ export function createSearchMemoriesQuery(deps: QueryDeps) {
     }
     const bm25 = new Map(words.slice(0, RETRIEVAL.fusionDepth).map((h) => [h.memoryId, h.bm25]));
     const ids = [...new Set([...bm25.keys(), ...cosines.keys()])];
-    if (ids.length === 0) return memory.MemoriesResponse.encode({ memories: [] }).finish();
+    if (ids.length === 0) return { memories: [] };
     const excluded = new Set(excludeKeys);
     const rows = (await deps.db.selectFrom('memories').selectAll().where('memory_id', 'in', ids).where('user_id', '=', userId).where('status', '=', 'ACTIVE').execute()).filter(
       (r) => !excluded.has(r.memory_key),
@@ -252,7 +235,7 @@ export function createSearchMemoriesQuery(deps: QueryDeps) {
       .sort(byRank)
       .slice(0, topK)
       .map((m) => toSnippet(m.row, m.score, withCosine(lexicalRelevance.get(m.memoryId) ?? 0, cosines.get(m.memoryId))));
-    return memory.MemoriesResponse.encode({ memories }).finish();
+    return { memories };
   };
 }
 
@@ -261,14 +244,13 @@ export function createSearchMemoriesQuery(deps: QueryDeps) {
  * first; an INVALID one comes without its value ("": the projection keeps none).
  */
 export function createListMemoriesQuery(deps: QueryDeps) {
-  return async (bytes: Uint8Array): Promise<Uint8Array> => {
-    const req = decodeWith(memory.ListMemoriesRequest.decode, bytes, 'ListMemoriesRequest');
+  return async (req: memory.ListMemoriesRequest): Promise<memory.ListMemoriesResponse> => {
     const userId = uuidOf('user_id', req.userId);
     await caughtUp(deps, userId);
     let q = deps.db.selectFrom('memories').selectAll().where('user_id', '=', userId);
     if (!req.all) q = q.where('status', '=', 'ACTIVE');
     const rows = await q.orderBy('created_at', 'desc').orderBy('memory_id').execute();
-    return memory.ListMemoriesResponse.encode({ memories: rows.map(toRecord) }).finish();
+    return { memories: rows.map(toRecord) };
   };
 }
 
@@ -279,13 +261,12 @@ export function createListMemoriesQuery(deps: QueryDeps) {
  * one event.
  */
 export function createInvalidateMemoryQuery(deps: QueryDeps) {
-  return async (bytes: Uint8Array): Promise<Uint8Array> => {
-    const req = decodeWith(memory.InvalidateMemoryRequest.decode, bytes, 'InvalidateMemoryRequest');
+  return async (req: memory.InvalidateMemoryRequest): Promise<memory.InvalidateMemoryResponse> => {
     const userId = uuidOf('user_id', req.userId);
     const memoryId = uuidOf('memory_id', req.memoryId);
     await caughtUp(deps, userId);
     const row = await deps.db.selectFrom('memories').selectAll().where('memory_id', '=', memoryId).where('user_id', '=', userId).executeTakeFirst();
-    if (!row) return memory.InvalidateMemoryResponse.encode({ found: false, memory: undefined }).finish();
+    if (!row) return { found: false, memory: undefined };
     if (row.status !== 'INVALID') {
       const id = deriveId('memory', 'delete-api', memoryId);
       await appendDecided(deps.bus, 'memory', userId, (last) =>
@@ -300,9 +281,9 @@ export function createInvalidateMemoryQuery(deps: QueryDeps) {
             ],
       );
       const last = await deps.bus.lastOnSubject('memory', userId);
-      await requireApplied(deps.db, memoriesProjection.name, last, { timeoutMs: WRITEBACK.projectionWaitMs });
+      await requirePosition(deps.db, memoriesProjection.name, last, { timeoutMs: WRITEBACK.projectionWaitMs });
     }
     const after = await deps.db.selectFrom('memories').selectAll().where('memory_id', '=', memoryId).executeTakeFirstOrThrow();
-    return memory.InvalidateMemoryResponse.encode({ found: true, memory: toRecord(after) }).finish();
+    return { found: true, memory: toRecord(after) };
   };
 }

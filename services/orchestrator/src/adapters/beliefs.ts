@@ -1,5 +1,5 @@
-import { QueryError, type Bus } from '@hearth/bus';
-import { getBeliefContext, GET_BELIEF_CONTEXT } from '@hearth/events';
+import { QueryError, queryRpc, type Bus } from '@hearth/bus';
+import { GET_BELIEF_CONTEXT } from '@hearth/events';
 import { belief } from '@hearth/proto';
 import type { Logger } from '@hearth/telemetry';
 
@@ -29,11 +29,12 @@ export function emptyBeliefContext(): belief.GetBeliefContextResponse {
  * without them beats a late reply, and a challenge is optional by design.
  */
 export function createBeliefClient(bus: Bus, opts: { timeoutMs: number; logger?: Logger }): BeliefPort {
+  const graph = new belief.BeliefQueriesClientImpl(queryRpc(bus, { timeoutMs: opts.timeoutMs }));
   let warned = false;
   return {
     async context(req) {
       try {
-        return { status: 'ok', context: await getBeliefContext(bus, req, opts.timeoutMs), error: '' };
+        return { status: 'ok', context: await graph.GetBeliefContext(req), error: '' };
       } catch (err) {
         if (!(err instanceof QueryError)) throw err;
         if (!warned) {

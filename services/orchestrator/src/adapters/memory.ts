@@ -1,4 +1,4 @@
-import { QueryError, type Bus } from '@hearth/bus';
+import { QueryError, queryRpc, type Bus } from '@hearth/bus';
 import { FIND_MEMORIES, SEARCH_MEMORIES } from '@hearth/events';
 import { memory } from '@hearth/proto';
 import type { Logger } from '@hearth/telemetry';
@@ -23,11 +23,11 @@ export { FIND_MEMORIES, SEARCH_MEMORIES };
  * reply without callbacks beats no reply.
  */
 export function createMemoryClient(bus: Bus, opts: { timeoutMs: number; logger?: Logger }): MemoryPort {
+  const memories = new memory.MemoryQueriesClientImpl(queryRpc(bus, { timeoutMs: opts.timeoutMs }));
   let warned = false;
-  async function ask(name: string, request: Uint8Array): Promise<MemoryLookup> {
+  async function ask(name: string, answer: Promise<memory.MemoriesResponse>): Promise<MemoryLookup> {
     try {
-      const reply = await bus.query('memory', name, request, opts.timeoutMs);
-      return { status: 'ok', memories: memory.MemoriesResponse.decode(reply).memories, error: '' };
+      return { status: 'ok', memories: (await answer).memories, error: '' };
     } catch (err) {
       if (!(err instanceof QueryError)) throw err;
       if (!warned) {
@@ -38,7 +38,7 @@ export function createMemoryClient(bus: Bus, opts: { timeoutMs: number; logger?:
     }
   }
   return {
-    find: (req) => ask(FIND_MEMORIES, memory.FindMemoriesRequest.encode(req).finish()),
-    search: (req) => ask(SEARCH_MEMORIES, memory.SearchMemoriesRequest.encode(req).finish()),
+    find: (req) => ask(FIND_MEMORIES, memories.FindMemories(req)),
+    search: (req) => ask(SEARCH_MEMORIES, memories.SearchMemories(req)),
   };
 }

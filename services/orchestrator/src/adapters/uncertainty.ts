@@ -1,5 +1,5 @@
-import { QueryError, type Bus } from '@hearth/bus';
-import { CHECK_MESSAGE, CHECK_RELIABILITY, checkMessage, checkReliability } from '@hearth/events';
+import { QueryError, queryRpc, type Bus } from '@hearth/bus';
+import { CHECK_MESSAGE, CHECK_RELIABILITY } from '@hearth/events';
 import { uncertainty } from '@hearth/proto';
 import type { Logger } from '@hearth/telemetry';
 
@@ -55,6 +55,9 @@ export function statusOf(err: unknown): Exclude<UncertaintyStatus, 'ok'> {
  * the message contradicts.
  */
 export function createUncertaintyClient(bus: Bus, opts: { timeoutMs: number; reliabilityTimeoutMs: number; logger?: Logger }): UncertaintyPort {
+  // Two budgets: the check is on the turn's critical path, the reliability ask is not.
+  const checker = new uncertainty.UncertaintyQueriesClientImpl(queryRpc(bus, { timeoutMs: opts.timeoutMs }));
+  const reliabilities = new uncertainty.UncertaintyQueriesClientImpl(queryRpc(bus, { timeoutMs: opts.reliabilityTimeoutMs }));
   const warned = new Set<string>();
   const failed = (query: string, err: unknown) => {
     const status = statusOf(err);
@@ -69,14 +72,14 @@ export function createUncertaintyClient(bus: Bus, opts: { timeoutMs: number; rel
   return {
     async check(req) {
       try {
-        return { status: 'ok', response: await checkMessage(bus, req, opts.timeoutMs), error: '' };
+        return { status: 'ok', response: await checker.CheckMessage(req), error: '' };
       } catch (err) {
         return { ...failed(CHECK_MESSAGE, err), response: emptyCheck() };
       }
     },
     async reliability(req) {
       try {
-        return { status: 'ok', reliability: (await checkReliability(bus, req, opts.reliabilityTimeoutMs)).reliability, error: '' };
+        return { status: 'ok', reliability: (await reliabilities.CheckReliability(req)).reliability, error: '' };
       } catch (err) {
         return { ...failed(CHECK_RELIABILITY, err), reliability: [] };
       }

@@ -1,13 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { Bus, QueryError } from '@hearth/bus';
+import { Bus, QueryError, queryRpc, serveSomeQueries } from '@hearth/bus';
 import { schemaFor } from '@hearth/host';
 import { migrateSchema, openDatabase, schemaDb, type Database } from '@hearth/store';
 import { cleanupNamespace, databaseUrl, dropSchemas, natsUrl, testNamespace } from '@hearth/testing';
 import type { Kysely } from 'kysely';
 import type { OrchestratorDb } from '../db.js';
 import { service } from '../index.js';
-import { getPersona } from '@hearth/events';
-import { createGetPersonaQuery, GET_PERSONA } from './get-persona.js';
+import { GET_PERSONA } from '@hearth/events';
+import { orchestrator } from '@hearth/proto';
+import { createGetPersonaQuery } from './get-persona.js';
+
+/** The generated client, as a caller asks. */
+const getPersona = (bus: Bus, userId: string, timeoutMs?: number) => new orchestrator.OrchestratorQueriesClientImpl(queryRpc(bus, { timeoutMs })).GetPersona({ userId });
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -28,7 +32,7 @@ describe('GetPersona', () => {
     db = schemaDb<OrchestratorDb>(database, schema);
     server = await Bus.connect({ url: nats, name: 'get-persona-server', namespace: ns, logger: silent });
     client = await Bus.connect({ url: nats, name: 'get-persona-client', namespace: ns, logger: silent });
-    await server.serveQuery('orchestrator', GET_PERSONA, createGetPersonaQuery(db));
+    await serveSomeQueries(server, orchestrator.OrchestratorQueriesDefinition, { GetPersona: createGetPersonaQuery(db) });
   });
 
   afterAll(async () => {

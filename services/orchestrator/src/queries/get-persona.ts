@@ -5,9 +5,6 @@ import type { OrchestratorDb, PersonasTable } from '../db.js';
 import { PERSONA_LIBRARY } from '../personas/library.js';
 import { userIdOfRequest } from './request.js';
 
-/** The query's name on the bus (`<namespace>.q.orchestrator.GetPersona`): the shared catalogue's. */
-export { GET_PERSONA } from '@hearth/events';
-
 /** A GetPersona request that cannot be answered: undecodable, or no valid user id. */
 export class InvalidPersonaRequestError extends Error {
   readonly code = 'GET_PERSONA_INVALID_REQUEST';
@@ -19,23 +16,23 @@ export class InvalidPersonaRequestError extends Error {
 }
 
 /**
- * GetPersona, answered from the `personas` projection: request bytes in, response
- * bytes out, for `bus.serveQuery`. An invalid request throws
+ * GetPersona, answered from the `personas` projection (an
+ * `OrchestratorQueries` rpc, served by serveQueries). An invalid request throws
  * {@link InvalidPersonaRequestError}, which the caller gets as a `QueryError`.
  */
-export function createGetPersonaQuery(db: Kysely<OrchestratorDb>): (request: Uint8Array) => Promise<Uint8Array> {
+export function createGetPersonaQuery(db: Kysely<OrchestratorDb>): (request: orchestrator.GetPersonaRequest) => Promise<orchestrator.GetPersonaResponse> {
   return async (request) => {
     const userId = userIdOf(request);
     const row = await db.selectFrom('personas').selectAll().where('user_id', '=', userId).executeTakeFirst();
     const response: orchestrator.GetPersonaResponse = row
       ? { found: true, persona: personaOf(row) }
       : { found: false, persona: undefined };
-    return orchestrator.GetPersonaResponse.encode(response).finish();
+    return response;
   };
 }
 
-function userIdOf(request: Uint8Array): string {
-  return userIdOfRequest(request, (b) => orchestrator.GetPersonaRequest.decode(b), (m, o) => new InvalidPersonaRequestError(m, o), 'GetPersonaRequest');
+function userIdOf(request: orchestrator.GetPersonaRequest): string {
+  return userIdOfRequest(request, (m) => new InvalidPersonaRequestError(m));
 }
 
 /** A personas row back as the PersonaAssigned it was projected from. */

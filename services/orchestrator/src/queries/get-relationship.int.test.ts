@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Bus, QueryError } from '@hearth/bus';
+import { Bus, QueryError, queryRpc, serveSomeQueries } from '@hearth/bus';
 import { ManualClock } from '@hearth/clock';
 import { schemaFor } from '@hearth/host';
 import { migrateSchema, openDatabase, schemaDb, type Database } from '@hearth/store';
@@ -7,8 +7,12 @@ import { cleanupNamespace, databaseUrl, dropSchemas, natsUrl, testNamespace } fr
 import type { Insertable, Kysely } from 'kysely';
 import type { OrchestratorDb, RelationshipsTable } from '../db.js';
 import { service } from '../index.js';
-import { getRelationship } from '@hearth/events';
-import { createGetRelationshipQuery, GET_RELATIONSHIP } from './get-relationship.js';
+import { GET_RELATIONSHIP } from '@hearth/events';
+import { orchestrator } from '@hearth/proto';
+import { createGetRelationshipQuery } from './get-relationship.js';
+
+/** The generated client, as a caller asks. */
+const getRelationship = (bus: Bus, userId: string, timeoutMs?: number) => new orchestrator.OrchestratorQueriesClientImpl(queryRpc(bus, { timeoutMs })).GetRelationship({ userId });
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -32,7 +36,7 @@ describe('GetRelationship', () => {
     db = schemaDb<OrchestratorDb>(database, schema);
     server = await Bus.connect({ url: nats, name: 'get-relationship-server', namespace: ns, logger: silent });
     client = await Bus.connect({ url: nats, name: 'get-relationship-client', namespace: ns, logger: silent });
-    await server.serveQuery('orchestrator', GET_RELATIONSHIP, createGetRelationshipQuery(db, clock));
+    await serveSomeQueries(server, orchestrator.OrchestratorQueriesDefinition, { GetRelationship: createGetRelationshipQuery(db, clock) });
   });
 
   afterAll(async () => {

@@ -13,9 +13,6 @@ import { userIdOfRequest } from './request.js';
 /** How long a read waits for the user's latest events to reach the projection. */
 const READ_YOUR_WRITES_MS = 2_000;
 
-/** The query's name on the bus (`<namespace>.q.orchestrator.GetRelationship`): the shared catalogue's. */
-export { GET_RELATIONSHIP } from '@hearth/events';
-
 /** A GetRelationship request that cannot be answered: undecodable, or no valid user id. */
 export class InvalidRelationshipRequestError extends Error {
   readonly code = 'GET_RELATIONSHIP_INVALID_REQUEST';
@@ -39,12 +36,12 @@ export class CorruptRelationshipError extends Error {
 /**
  * GetRelationship, answered from the `relationships` projection as the state reads
  * now: the inactivity decay due at `clock.now()` is applied (turn-pipeline §11.4),
- * not stored. Request bytes in, response bytes out, for `bus.serveQuery`. An
+ * not stored. An
  * invalid request throws {@link InvalidRelationshipRequestError}, which the caller
  * gets as a `QueryError`. With `bus`, it first waits (briefly) until the
  * projection holds every event already on the user's subject.
  */
-export function createGetRelationshipQuery(db: Kysely<OrchestratorDb>, clock: Clock, bus?: Bus): (request: Uint8Array) => Promise<Uint8Array> {
+export function createGetRelationshipQuery(db: Kysely<OrchestratorDb>, clock: Clock, bus?: Bus): (request: orchestrator.GetRelationshipRequest) => Promise<orchestrator.GetRelationshipResponse> {
   return async (request) => {
     const userId = userIdOf(request);
     if (bus) {
@@ -58,12 +55,12 @@ export function createGetRelationshipQuery(db: Kysely<OrchestratorDb>, clock: Cl
     const response: orchestrator.GetRelationshipResponse = row
       ? { found: true, state: relationshipToProto(viewAt(relationshipFromRow(row), clock.now())) }
       : { found: false, state: undefined };
-    return orchestrator.GetRelationshipResponse.encode(response).finish();
+    return response;
   };
 }
 
-function userIdOf(request: Uint8Array): string {
-  return userIdOfRequest(request, (b) => orchestrator.GetRelationshipRequest.decode(b), (m, o) => new InvalidRelationshipRequestError(m, o), 'GetRelationshipRequest');
+function userIdOf(request: orchestrator.GetRelationshipRequest): string {
+  return userIdOfRequest(request, (m) => new InvalidRelationshipRequestError(m));
 }
 
 function stageOf(stage: string): Stage {

@@ -14,12 +14,12 @@ const LISTED = 50;
  * last hour evaluated and the backoff in force then — what an admin needs to
  * see why a user did or did not hear from the friend.
  */
-export function createGetRetentionQuery(db: Kysely<RetentionDb>): (request: Uint8Array) => Promise<Uint8Array> {
+export function createGetRetentionQuery(db: Kysely<RetentionDb>): (request: retention.GetRetentionRequest) => Promise<retention.GetRetentionResponse> {
   return async (request) => {
-    const { userId } = retention.GetRetentionRequest.decode(request);
+    const { userId } = request;
     if (!isUuid(userId)) throw new Error(`GetRetentionRequest.user_id must be a uuid, got ${JSON.stringify(userId.slice(0, 64))}`);
     const user = await db.selectFrom('users').select('user_id').where('user_id', '=', userId).executeTakeFirst();
-    if (!user) return retention.GetRetentionResponse.encode({ found: false, evaluatedThrough: undefined, backoffMultiplier: 1, messages: [] }).finish();
+    if (!user) return { found: false, evaluatedThrough: undefined, backoffMultiplier: 1, messages: [] };
     const schedule = await db.selectFrom('schedule').select('evaluated_through').where('user_id', '=', userId).executeTakeFirst();
     const records = await loadRecords(db, userId);
     const through = schedule?.evaluated_through ?? undefined;
@@ -40,6 +40,6 @@ export function createGetRetentionQuery(db: Kysely<RetentionDb>): (request: Uint
         declinedReason: r.declinedReason ?? '',
       })),
     };
-    return retention.GetRetentionResponse.encode(response).finish();
+    return response;
   };
 }

@@ -3,10 +3,10 @@
 // acknowledge reactor running live, a stand-in orchestrator that delivers each
 // planned message, and the hourly evaluation driven on a manual clock.
 import { randomUUID } from 'node:crypto';
-import { appendDecided, Bus, draft, payloadOf, type RunningConsumer, type StoredEvent } from '@hearth/bus';
+import { appendDecided, Bus, draft, payloadOf, serveQueries, type RunningConsumer, type StoredEvent } from '@hearth/bus';
 import { ManualClock } from '@hearth/clock';
 import { Events } from '@hearth/events';
-import { ingress, orchestrator } from '@hearth/proto';
+import { ingress, orchestrator, retention } from '@hearth/proto';
 import { migrateSchema, openDatabase, replayProjection, schemaDb, startProjection, startReactor, type Database, type Reactor } from '@hearth/store';
 import { cleanupNamespace, databaseUrl, dropSchemas, natsUrl, testNamespace, waitFor } from '@hearth/testing';
 import type { Logger } from '@hearth/telemetry';
@@ -14,7 +14,7 @@ import type { RetentionDb } from '../db.js';
 import { createAcknowledgeReactor } from '../handlers/acknowledge.js';
 import { service } from '../index.js';
 import { retentionProjection } from '../projections/retention.js';
-import { createRetentionQueries, GET_RETENTION } from '@hearth/events';
+import { queryClients } from '@hearth/events';
 import { createGetRetentionQuery } from '../queries/get-retention.js';
 import { evaluateDueHours, startScheduler } from './scheduler.js';
 
@@ -34,7 +34,7 @@ async function startRetention(label: string) {
   const db = schemaDb<RetentionDb>(database, schema);
   const bus = await Bus.connect({ url: nats, name: `${label}-ret`, namespace: ns, logger: silent });
   await bus.ensureStreams(['ingress', 'orchestrator', 'retention']);
-  await bus.serveQuery('retention', GET_RETENTION, createGetRetentionQuery(db));
+  await serveQueries(bus, retention.RetentionQueriesDefinition, { GetRetention: createGetRetentionQuery(db) });
   // The orchestrator's part, reduced to delivering every plan at its hour.
   const deliver: Reactor = {
     name: 'test-deliver',
@@ -122,7 +122,7 @@ async function startRetention(label: string) {
     plannedSlots,
     append,
     meta,
-    queries: createRetentionQueries(bus),
+    queries: queryClients(bus).retention,
     async stop() {
       await Promise.all(running.map((c) => c.stop()));
       await bus.close();
@@ -208,7 +208,7 @@ describe('retention scheduling on the clock (turn-pipeline §14)', () => {
     expect(await via(b.userId)).toBe('app_open_single');
     // The query answers from the projection, which applies the acknowledgement a moment after it is appended.
     const state = await waitFor(async () => {
-      const got = await r.queries.get(b.userId);
+      const got = await r.queries.GetRetention({ userId: b.userId });
       return got.messages[0]?.outcome === 'acknowledged' ? got : undefined;
     }, { timeoutMs: 10_000, what: 'the acknowledgement in GetRetention' });
     expect(state.messages[0]).toMatchObject({ status: 'delivered', outcome: 'acknowledged', acknowledgedVia: 'app_open_single' });
@@ -373,8 +373,8 @@ describe('GetRetention', () => {
   it('answers found = false for a user retention has not seen', async () => {
     const r = await startRetention('t_ret_query');
     try {
-      expect(await r.queries.get(randomUUID())).toMatchObject({ found: false, messages: [] });
-      await expect(r.queries.get('not-a-uuid')).rejects.toThrow(/uuid/);
+      expect(await r.queries.GetRetention({ userId: randomUUID() })).toMatchObject({ found: false, messages: [] });
+      await expect(r.queries.GetRetention({ userId: 'not-a-uuid' })).rejects.toThrow(/uuid/);
     } finally {
       await r.stop();
     }

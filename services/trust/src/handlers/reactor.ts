@@ -1,11 +1,12 @@
 import { appendDecided, payloadOf, type Bus, type StoredEvent } from '@hearth/bus';
-import { createBeliefQueries, Events, getCompanionBeliefs, type TurnCompleted } from '@hearth/events';
+import { Events, type TurnCompleted } from '@hearth/events';
 import type { Embedder, LlmExchange } from '@hearth/llm';
 import { embeddingTextOf } from '@hearth/beliefs';
-import { requireApplied, type Reactor } from '@hearth/store';
+import { requirePosition, type Reactor } from '@hearth/store';
 import { counter, type Logger } from '@hearth/telemetry';
 import { detectTags, mayTag, type TagCandidate } from '@hearth/trust';
 import type { Kysely } from 'kysely';
+import { beliefGraph } from '../adapters/beliefs.js';
 import type { TagLlm } from '../adapters/llm.js';
 import { beliefViewOf, decisionRecorded, loadActors, loadFeedback, turnRecorded, userBeliefOf } from '../adapters/state.js';
 import { SERVICE } from '../config.js';
@@ -85,7 +86,7 @@ async function turnCompleted(deps: TrustReactorDeps, event: StoredEvent, t: Turn
   if (candidates.length === 0) return;
   const at = event.occurredAt;
   const [{ beliefs }, vectors] = await Promise.all([
-    getCompanionBeliefs(deps.bus, { userId: event.userId, at, beliefIds: [] }, SERVICE.beliefsTimeoutMs),
+    beliefGraph(deps.bus).GetCompanionBeliefs({ userId: event.userId, at, beliefIds: [] }),
     deps.embedder.embed(candidates.map((c) => embeddingTextOf(c.text))),
   ]);
   const views = beliefs.map(beliefViewOf);
@@ -96,7 +97,7 @@ async function turnCompleted(deps: TrustReactorDeps, event: StoredEvent, t: Turn
   let decided: ReturnType<typeof decideTurn> | null = null;
   await appendDecided(deps.bus, 'trust', event.userId, async (last) => {
     decided = null;
-    await requireApplied(deps.db, trustProjection.name, last, { timeoutMs: SERVICE.projectionWaitMs });
+    await requirePosition(deps.db, trustProjection.name, last, { timeoutMs: SERVICE.projectionWaitMs });
     if (await turnRecorded(deps.db, event.userId, t.messageId)) return [];
     const [history, actors] = await Promise.all([loadFeedback(deps.db, event.userId, new Date(at.getTime() - SERVICE.historyMs), at), loadActors(deps.db, event.userId)]);
     decided = decideTurn({
@@ -139,10 +140,10 @@ async function challengeIssued(deps: TrustReactorDeps, event: StoredEvent): Prom
   if (!c.challengeId || !c.beliefId) return;
   const id = challengeDecisionId(c.challengeId);
   if (await decisionRecorded(deps.db, id)) return;
-  const graph = await createBeliefQueries(deps.bus, SERVICE.beliefsTimeoutMs).get(event.userId, 'user');
+  const graph = await beliefGraph(deps.bus).GetBeliefs({ userId: event.userId, holder: 'user' });
   const belief = userBeliefOf(graph, c.beliefId);
   const appended = await appendDecided(deps.bus, 'trust', event.userId, async (last) => {
-    await requireApplied(deps.db, trustProjection.name, last, { timeoutMs: SERVICE.projectionWaitMs });
+    await requirePosition(deps.db, trustProjection.name, last, { timeoutMs: SERVICE.projectionWaitMs });
     if (await decisionRecorded(deps.db, id)) return [];
     const d = decideChallenge({ at: event.occurredAt, challengeId: c.challengeId, beliefId: c.beliefId, messageId: c.messageId, belief, decisionId: id });
     return [challengeDraft({ userId: event.userId, causationId: event.id, correlationId: c.messageId, occurredAt: event.occurredAt }, d)];

@@ -6,12 +6,12 @@
 // running live, and the outcome scheduler driven on a manual clock by two
 // replicas at once.
 import { randomUUID } from 'node:crypto';
-import { Bus, draft, type RunningConsumer, type StoredEvent } from '@hearth/bus';
+import { Bus, draft, serveQueries, type RunningConsumer, type StoredEvent } from '@hearth/bus';
 import { ManualClock } from '@hearth/clock';
 import { BELIEF_CONFIG, embeddingTextOf } from '@hearth/beliefs';
-import { deriveId, Events, GET_BELIEFS, GET_COMPANION_BELIEFS, GET_TRUST, getTrust } from '@hearth/events';
+import { deriveId, Events, GET_BELIEFS, GET_COMPANION_BELIEFS, queryClients } from '@hearth/events';
 import { createChatClient, createLocalEmbedder, startLlmStub } from '@hearth/llm';
-import { belief, orchestrator } from '@hearth/proto';
+import { belief, orchestrator, trust } from '@hearth/proto';
 import { migrateSchema, openDatabase, replayProjection, schemaDb, startProjection, startReactor, waitForPosition, type Database } from '@hearth/store';
 import { cleanupNamespace, databaseUrl, dropSchemas, natsUrl, testNamespace } from '@hearth/testing';
 import type { Logger } from '@hearth/telemetry';
@@ -81,7 +81,7 @@ describe('trust service (live, NATS + Postgres)', () => {
       expect(holder).toBe('user');
       return belief.GetBeliefsResponse.encode(graphs.get(userId) ?? { nodes: [], links: [], conflicts: [], challenges: [] }).finish();
     });
-    await bus.serveQuery('trust', GET_TRUST, createGetTrustQuery(db));
+    await serveQueries(bus, trust.TrustQueriesDefinition, { GetTrust: createGetTrustQuery(db) });
     running = [...(await startProjection(bus, db, 'trust', trustProjection)), ...(await startReactor(bus, db, 'trust', createTrustReactor(deps)))];
   }, 60_000);
 
@@ -277,7 +277,7 @@ describe('trust service (live, NATS + Postgres)', () => {
     expect((await evaluateWithTwoReplicas()).outcomes).toBe(0);
 
     // and GetTrust shows both actors, the outcomes by evaluation and the feedback
-    const view = await getTrust(bus, u.userId);
+    const view = await queryClients(bus).trust.GetTrust({ userId: u.userId });
     expect(view.actors.map((a) => [a.actor, a.updates])).toEqual([
       ['user', 2],
       ['agent', 2],
@@ -486,7 +486,7 @@ describe('trust service (live, NATS + Postgres)', () => {
     const firmLong = (await trustEvents(firm.userId, Events.OutcomeEvaluated.name)).map(decode.outcome)[1]!;
     expect(firmLong).toMatchObject({ horizon: '24h', components: { confidence: 0, stability: 0, validation: -1 } });
     expect(firmLong.reward).toBeCloseTo(-0.2, 9);
-    expect((await getTrust(bus, firm.userId)).actors.map((a) => [a.actor, a.updates])).toEqual([
+    expect((await queryClients(bus).trust.GetTrust({ userId: firm.userId })).actors.map((a) => [a.actor, a.updates])).toEqual([
       ['user', 0],
       ['agent', 2],
     ]);

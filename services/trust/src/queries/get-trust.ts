@@ -14,9 +14,9 @@ type Components = NonNullable<trust.Outcome['components']>;
  * first), the evaluated outcomes by evaluation time, and every tag seen by time
  * (the most recent SERVICE.listLimit of each, oldest first).
  */
-export function createGetTrustQuery(db: Kysely<TrustDb>): (request: Uint8Array) => Promise<Uint8Array> {
+export function createGetTrustQuery(db: Kysely<TrustDb>): (request: trust.GetTrustRequest) => Promise<trust.GetTrustResponse> {
   return async (request) => {
-    const { userId } = trust.GetTrustRequest.decode(request);
+    const { userId } = request;
     if (!isUuid(userId)) throw new Error(`GetTrustRequest.user_id must be a uuid, got ${JSON.stringify(userId.slice(0, 64))}`);
     const [actors, outcomes, feedback] = await Promise.all([
       loadActors(db, userId),
@@ -51,6 +51,6 @@ export function createGetTrustQuery(db: Kysely<TrustDb>): (request: Uint8Array) 
       })),
       feedback: feedback.reverse().map((f) => ({ tag: f.tag, actor: f.actor, beliefId: f.belief_id, weight: f.weight, applied: f.applied, reason: f.reason, createdAt: f.created_at })),
     };
-    return trust.GetTrustResponse.encode(response).finish();
+    return response;
   };
 }

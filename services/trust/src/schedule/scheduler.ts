@@ -1,11 +1,11 @@
 import { appendDecided, isTransientError, type Bus, type RunningConsumer } from '@hearth/bus';
 import type { Clock } from '@hearth/clock';
-import { createBeliefQueries, getCompanionBeliefs } from '@hearth/events';
-import { requireApplied, startPoller, waitForCheckpoint, waitForPosition } from '@hearth/store';
+import { requirePosition, startPoller, waitForCheckpoint, waitForPosition } from '@hearth/store';
 import { counter, type Logger } from '@hearth/telemetry';
 import type { belief } from '@hearth/proto';
 import { anchorsOf, coherenceOf, decisionCoherence, TRUST_CONFIG, type AnswerSignal, type BeliefView, type FeedbackEntry, type Horizon, type OutcomeInputs } from '@hearth/trust';
 import { sql, type Kysely } from 'kysely';
+import { beliefGraph } from '../adapters/beliefs.js';
 import { beliefViewOf, decisionOf, loadActors, loadFeedback, userBeliefOf } from '../adapters/state.js';
 import { SCHEDULER, SERVICE } from '../config.js';
 import type { TrustDb } from '../db.js';
@@ -150,8 +150,8 @@ async function evaluateUser(deps: SchedulerDeps, userId: string, now: Date): Pro
   if (challenges) await beliefGraphCaughtUp(deps, userId);
   // The companion, and the user's graph, as they stand now: one answer serves every outcome of this pass.
   const [beliefs, graph] = await Promise.all([
-    gardener ? getCompanionBeliefs(deps.bus, { userId, at: now, beliefIds: [] }, SERVICE.beliefsTimeoutMs).then((r) => r.beliefs.map(beliefViewOf)) : Promise.resolve([]),
-    challenges ? createBeliefQueries(deps.bus, SERVICE.beliefsTimeoutMs).get(userId, 'user') : Promise.resolve(null),
+    gardener ? beliefGraph(deps.bus).GetCompanionBeliefs({ userId, at: now, beliefIds: [] }).then((r) => r.beliefs.map(beliefViewOf)) : Promise.resolve([]),
+    challenges ? beliefGraph(deps.bus).GetBeliefs({ userId, holder: 'user' }) : Promise.resolve(null),
   ]);
   const coherence = coherenceOf(anchorsOf(beliefs));
   // What every outcome of the pass reads of the user, read once: the pass appends only outcomes and trust
@@ -182,7 +182,7 @@ async function evaluateUser(deps: SchedulerDeps, userId: string, now: Date): Pro
     const appended = await appendDecided(deps.bus, 'trust', userId, async (last) => {
       steps = 0;
       // The projection holds every earlier event of the chain, the previous outcome's trust steps too.
-      await requireApplied(db, trustProjection.name, last, { timeoutMs: SERVICE.projectionWaitMs });
+      await requirePosition(db, trustProjection.name, last, { timeoutMs: SERVICE.projectionWaitMs });
       const row = await db.selectFrom('outcomes').select('evaluated_at').where('outcome_id', '=', o.outcome_id).executeTakeFirst();
       if (!row || row.evaluated_at) return [];
       const decisionRow = await db.selectFrom('decisions').selectAll().where('decision_id', '=', o.decision_id).executeTakeFirstOrThrow();

@@ -3,12 +3,11 @@
 // orchestrator would append it; the reactor and the projection running live
 // (test-e2e/uncertainty.e2e.test.ts drives the same through the HTTP API).
 import { randomUUID } from 'node:crypto';
-import { Bus, draft, type RunningConsumer } from '@hearth/bus';
-import { checkMessage, deriveId, Events, getUncertainties } from '@hearth/events';
+import { Bus, draft, serveQueries, type RunningConsumer } from '@hearth/bus';
+import { deriveId, Events, queryClients } from '@hearth/events';
 import { migrateSchema, openDatabase, replayProjection, schemaDb, startProjection, startReactor, waitForPosition, type Database } from '@hearth/store';
 import { cleanupNamespace, databaseUrl, dropSchemas, natsUrl, testNamespace } from '@hearth/testing';
-import { CHECK_MESSAGE, CHECK_RELIABILITY, GET_UNCERTAINTIES, checkReliability } from '@hearth/events';
-import { orchestrator } from '@hearth/proto';
+import { orchestrator, uncertainty } from '@hearth/proto';
 import type { Kysely } from 'kysely';
 import type { UncertaintyDb } from '../db.js';
 import { service } from '../index.js';
@@ -49,9 +48,11 @@ describe('uncertainty service (live, NATS + Postgres)', () => {
     await bus.ensureStreams(['memory', 'orchestrator', 'belief-graph', 'uncertainty']);
     deps.bus = bus;
     deps.db = db;
-    await bus.serveQuery('uncertainty', CHECK_MESSAGE, createCheckMessageCommand(deps));
-    await bus.serveQuery('uncertainty', CHECK_RELIABILITY, createCheckReliabilityQuery(db));
-    await bus.serveQuery('uncertainty', GET_UNCERTAINTIES, createGetUncertaintiesQuery(db));
+    await serveQueries(bus, uncertainty.UncertaintyQueriesDefinition, {
+      CheckMessage: createCheckMessageCommand(deps),
+      CheckReliability: createCheckReliabilityQuery(db),
+      GetUncertainties: createGetUncertaintiesQuery(db),
+    });
     running = [...(await startProjection(bus, db, 'uncertainty', uncertaintiesProjection)), ...(await startReactor(bus, db, 'uncertainty', reactor()))];
   }, 60_000);
 
@@ -104,7 +105,7 @@ describe('uncertainty service (live, NATS + Postgres)', () => {
       },
       check(text: string, opts: { after?: string; answers?: string; messageId?: string } = {}) {
         const messageId = opts.messageId ?? randomUUID();
-        return checkMessage(bus, { userId, messageId, conversationId, text, afterMessageId: opts.after ?? '', memoryIds: [], topicIds: [], at: at(), answersUncertaintyId: opts.answers ?? '' }, 5_000).then((r) => ({ ...r, messageId }));
+        return queryClients(bus).uncertainty.CheckMessage({ userId, messageId, conversationId, text, afterMessageId: opts.after ?? '', memoryIds: [], topicIds: [], at: at(), answersUncertaintyId: opts.answers ?? '' }).then((r) => ({ ...r, messageId }));
       },
       async replied(messageId: string, uncertainty: { status: string; surfacedUncertaintyId?: string; phrasingId?: string; userText?: string }) {
         const assistantMessageId = deriveId('orchestrator', 'assistant', messageId);
@@ -132,20 +133,20 @@ describe('uncertainty service (live, NATS + Postgres)', () => {
     // The orchestrator wove it in; memory wrote the new stance back (superseding, §12.3.2).
     await u.replied(flip.messageId, { status: 'ok', surfacedUncertaintyId: flip.surface!.uncertaintyId, phrasingId: 'thought' });
     const hated = await u.writeBack(flip.messageId, 'PREFERENCE', 'pref:food:sushi', 'dislike|sushi', liked.memoryId);
-    let view = await getUncertainties(bus, u.userId);
+    let view = await queryClients(bus).uncertainty.GetUncertainties({ userId: u.userId });
     expect(view.uncertainties).toHaveLength(1);
     expect(view.uncertainties[0]).toMatchObject({ uncertaintyType: 'contradiction', severity: 'critical', state: 'surfaced', surfacedCount: 1, detectionContext: 'ingestion', temporalSignal: false });
     expect(view.uncertainties[0]!.subjects.map((s) => s.id)).toEqual([liked.memoryId, hated]);
-    const rel = await checkReliability(bus, { userId: u.userId, memoryIds: [liked.memoryId, hated] });
+    const rel = await queryClients(bus).uncertainty.CheckReliability({ userId: u.userId, memoryIds: [liked.memoryId, hated] });
     expect(rel.reliability.map((r) => r.reliability)).toEqual(['contradicted', 'contradicted']);
 
     // The next message answers the question: the loved side wins.
     const answer = await u.check('no, I still love it honestly', { after: flip.messageId, answers: flip.surface!.uncertaintyId });
     expect(answer.verdict).toBe('answer');
     await settled(u.userId);
-    view = await getUncertainties(bus, u.userId);
+    view = await queryClients(bus).uncertainty.GetUncertainties({ userId: u.userId });
     expect(view.uncertainties[0]).toMatchObject({ state: 'resolved', resolutionStrategy: 'user_clarified' });
-    const after = await checkReliability(bus, { userId: u.userId, memoryIds: [liked.memoryId, hated] });
+    const after = await queryClients(bus).uncertainty.CheckReliability({ userId: u.userId, memoryIds: [liked.memoryId, hated] });
     expect(after.reliability.map((r) => r.reliability)).toEqual(['reliable', 'superseded']);
 
     const report = await replayProjection({ bus, database, service: 'uncertainty', schema, projection: uncertaintiesProjection, migrations: service.migrations, keep: false });
@@ -169,13 +170,13 @@ describe('uncertainty service (live, NATS + Postgres)', () => {
     const corrected = await u.check('Actually I live in Daegu, not Busan', { after: moved.messageId });
     expect(corrected.verdict).toBe('correction');
     await settled(u.userId);
-    const view = await getUncertainties(bus, u.userId);
+    const view = await queryClients(bus).uncertainty.GetUncertainties({ userId: u.userId });
     expect(view.uncertainties.map((x) => [x.state, x.resolutionStrategy, x.temporalSignal])).toEqual([
       ['resolved', 'temporal_supersede', true],
       ['resolved', 'user_clarified', false],
     ]);
     expect(view.tolerance).toBeCloseTo(0.47);
-    expect((await checkReliability(bus, { userId: u.userId, memoryIds: [seoul.memoryId, busan] })).reliability.map((r) => r.reliability)).toEqual(['superseded', 'superseded']);
+    expect((await queryClients(bus).uncertainty.CheckReliability({ userId: u.userId, memoryIds: [seoul.memoryId, busan] })).reliability.map((r) => r.reliability)).toEqual(['superseded', 'superseded']);
   }, 60_000);
 
   it('a check the orchestrator never got in time still runs after the reply (late), against what was held before the message', async () => {
@@ -187,7 +188,7 @@ describe('uncertainty service (live, NATS + Postgres)', () => {
     await u.replied(messageId, { status: 'timeout', userText: 'I hate ramen' });
     const row = await db.selectFrom('checks').selectAll().where('message_id', '=', messageId).executeTakeFirst();
     expect(row).toMatchObject({ verdict: 'contradiction', late: true });
-    const view = await getUncertainties(bus, u.userId);
+    const view = await queryClients(bus).uncertainty.GetUncertainties({ userId: u.userId });
     expect(view.uncertainties[0]).toMatchObject({ state: 'open', surfacedCount: 0 });
   }, 60_000);
 
@@ -238,7 +239,7 @@ describe('uncertainty service (live, NATS + Postgres)', () => {
     const cycles = events.filter((e) => e.type === Events.DriftCycled.name).map((e) => Events.DriftCycled.decode(e.payload));
     expect(cycles).toHaveLength(1);
     expect(cycles[0]).toMatchObject({ cycle: 0, domain: 'work', sampledMemoryIds: [expect.any(String)] });
-    const view = await getUncertainties(bus, u.userId);
+    const view = await queryClients(bus).uncertainty.GetUncertainties({ userId: u.userId });
     expect(view.uncertainties).toEqual([expect.objectContaining({ uncertaintyType: 'stale', severity: 'low', state: 'open', detectionContext: 'drift' })]);
   }, 30_000);
 });

@@ -10,10 +10,10 @@ import { reliabilityFor } from './check-reliability.js';
  * appended here, and the answer says what the reply may not assert and what it
  * should ask about.
  */
-export function createCheckMessageCommand(deps: CheckDeps): (request: Uint8Array) => Promise<Uint8Array> {
+export function createCheckMessageCommand(deps: CheckDeps): (request: uncertainty.CheckMessageRequest) => Promise<uncertainty.CheckMessageResponse> {
   return async (request) => {
     const started = performance.now();
-    const r = uncertainty.CheckMessageRequest.decode(request);
+    const r = request;
     for (const [name, v] of [['user_id', r.userId], ['message_id', r.messageId]] as const) {
       if (!isUuid(v)) throw new Error(`CheckMessageRequest.${name} must be a uuid, got ${JSON.stringify(v.slice(0, 64))}`);
     }
@@ -31,7 +31,7 @@ export function createCheckMessageCommand(deps: CheckDeps): (request: Uint8Array
       causationId: r.messageId,
     });
     const reliability = await reliabilityFor(deps.db, r.userId, r.memoryIds.filter(isUuid));
-    return uncertainty.CheckMessageResponse.encode(responseOf(decision, reliability, Math.round(performance.now() - started))).finish();
+    return responseOf(decision, reliability, Math.round(performance.now() - started));
   };
 }
 

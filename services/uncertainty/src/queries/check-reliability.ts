@@ -12,12 +12,12 @@ export async function reliabilityFor(db: Kysely<UncertaintyDb>, userId: string, 
 }
 
 /** CheckReliability (Context 3): a caller about to name memories (a retention nudge) asks first. */
-export function createCheckReliabilityQuery(db: Kysely<UncertaintyDb>): (request: Uint8Array) => Promise<Uint8Array> {
+export function createCheckReliabilityQuery(db: Kysely<UncertaintyDb>): (request: uncertainty.CheckReliabilityRequest) => Promise<uncertainty.CheckReliabilityResponse> {
   return async (request) => {
-    const r = uncertainty.CheckReliabilityRequest.decode(request);
+    const r = request;
     if (!isUuid(r.userId)) throw new Error(`CheckReliabilityRequest.user_id must be a uuid, got ${JSON.stringify(r.userId.slice(0, 64))}`);
     const bad = r.memoryIds.find((id) => !isUuid(id));
     if (bad !== undefined) throw new Error(`CheckReliabilityRequest.memory_ids must be uuids, got ${JSON.stringify(bad.slice(0, 64))}`);
-    return uncertainty.CheckReliabilityResponse.encode({ reliability: await reliabilityFor(db, r.userId, r.memoryIds) }).finish();
+    return { reliability: await reliabilityFor(db, r.userId, r.memoryIds) };
   };
 }

@@ -11,9 +11,9 @@ import type { StoredSubject } from '../projections/uncertainties.js';
  * and the export show them (API.md), oldest first, with the tolerance. A side
  * stated by its message shows the memory that message wrote.
  */
-export function createGetUncertaintiesQuery(db: Kysely<UncertaintyDb>): (request: Uint8Array) => Promise<Uint8Array> {
+export function createGetUncertaintiesQuery(db: Kysely<UncertaintyDb>): (request: uncertainty.GetUncertaintiesRequest) => Promise<uncertainty.GetUncertaintiesResponse> {
   return async (request) => {
-    const { userId } = uncertainty.GetUncertaintiesRequest.decode(request);
+    const { userId } = request;
     if (!isUuid(userId)) throw new Error(`GetUncertaintiesRequest.user_id must be a uuid, got ${JSON.stringify(userId.slice(0, 64))}`);
     const rows = await db.selectFrom('uncertainties').selectAll().where('user_id', '=', userId).orderBy('created_at').orderBy('uncertainty_id').limit(SERVICE.listLimit).execute();
     const pending = rows.flatMap((r) => (r.subjects as StoredSubject[]).filter((s) => s.kind === 'memory' && !s.id).map((s) => s.sourceMessageId));
@@ -44,6 +44,6 @@ export function createGetUncertaintiesQuery(db: Kysely<UncertaintyDb>): (request
         lastSurfacedAt: r.last_surfaced_at ?? undefined,
       })),
     };
-    return uncertainty.GetUncertaintiesResponse.encode(response).finish();
+    return response;
   };
 }

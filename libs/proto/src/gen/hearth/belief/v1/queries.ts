@@ -3254,6 +3254,136 @@ export const GetCompanionBeliefsResponse: MessageFns<GetCompanionBeliefsResponse
   },
 };
 
+/**
+ * The belief graph's queries and admin commands.
+ * Served over NATS request/reply on the subject of each rpc's name (libs/bus
+ * serveQueries); callers use the client generated from this service.
+ */
+export interface BeliefQueries {
+  GetBeliefs(request: GetBeliefsRequest): Promise<GetBeliefsResponse>;
+  GetBeliefContext(request: GetBeliefContextRequest): Promise<GetBeliefContextResponse>;
+  MergeBeliefs(request: MergeBeliefsRequest): Promise<MergeBeliefsResponse>;
+  RollbackExtractorVersion(request: RollbackExtractorVersionRequest): Promise<RollbackExtractorVersionResponse>;
+  ListBeliefUsers(request: ListBeliefUsersRequest): Promise<ListBeliefUsersResponse>;
+  GetCompanionBeliefs(request: GetCompanionBeliefsRequest): Promise<GetCompanionBeliefsResponse>;
+}
+
+export const BeliefQueriesServiceName = "hearth.belief.v1.BeliefQueries";
+export class BeliefQueriesClientImpl implements BeliefQueries {
+  private readonly rpc: Rpc;
+  private readonly service: string;
+  constructor(rpc: Rpc, opts?: { service?: string }) {
+    this.service = opts?.service || BeliefQueriesServiceName;
+    this.rpc = rpc;
+    this.GetBeliefs = this.GetBeliefs.bind(this);
+    this.GetBeliefContext = this.GetBeliefContext.bind(this);
+    this.MergeBeliefs = this.MergeBeliefs.bind(this);
+    this.RollbackExtractorVersion = this.RollbackExtractorVersion.bind(this);
+    this.ListBeliefUsers = this.ListBeliefUsers.bind(this);
+    this.GetCompanionBeliefs = this.GetCompanionBeliefs.bind(this);
+  }
+  GetBeliefs(request: GetBeliefsRequest): Promise<GetBeliefsResponse> {
+    const data = GetBeliefsRequest.encode(request).finish();
+    const promise = this.rpc.request(this.service, "GetBeliefs", data);
+    return promise.then((data) => GetBeliefsResponse.decode(new BinaryReader(data)));
+  }
+
+  GetBeliefContext(request: GetBeliefContextRequest): Promise<GetBeliefContextResponse> {
+    const data = GetBeliefContextRequest.encode(request).finish();
+    const promise = this.rpc.request(this.service, "GetBeliefContext", data);
+    return promise.then((data) => GetBeliefContextResponse.decode(new BinaryReader(data)));
+  }
+
+  MergeBeliefs(request: MergeBeliefsRequest): Promise<MergeBeliefsResponse> {
+    const data = MergeBeliefsRequest.encode(request).finish();
+    const promise = this.rpc.request(this.service, "MergeBeliefs", data);
+    return promise.then((data) => MergeBeliefsResponse.decode(new BinaryReader(data)));
+  }
+
+  RollbackExtractorVersion(request: RollbackExtractorVersionRequest): Promise<RollbackExtractorVersionResponse> {
+    const data = RollbackExtractorVersionRequest.encode(request).finish();
+    const promise = this.rpc.request(this.service, "RollbackExtractorVersion", data);
+    return promise.then((data) => RollbackExtractorVersionResponse.decode(new BinaryReader(data)));
+  }
+
+  ListBeliefUsers(request: ListBeliefUsersRequest): Promise<ListBeliefUsersResponse> {
+    const data = ListBeliefUsersRequest.encode(request).finish();
+    const promise = this.rpc.request(this.service, "ListBeliefUsers", data);
+    return promise.then((data) => ListBeliefUsersResponse.decode(new BinaryReader(data)));
+  }
+
+  GetCompanionBeliefs(request: GetCompanionBeliefsRequest): Promise<GetCompanionBeliefsResponse> {
+    const data = GetCompanionBeliefsRequest.encode(request).finish();
+    const promise = this.rpc.request(this.service, "GetCompanionBeliefs", data);
+    return promise.then((data) => GetCompanionBeliefsResponse.decode(new BinaryReader(data)));
+  }
+}
+
+/**
+ * The belief graph's queries and admin commands.
+ * Served over NATS request/reply on the subject of each rpc's name (libs/bus
+ * serveQueries); callers use the client generated from this service.
+ */
+export type BeliefQueriesDefinition = typeof BeliefQueriesDefinition;
+export const BeliefQueriesDefinition = {
+  name: "BeliefQueries",
+  fullName: "hearth.belief.v1.BeliefQueries",
+  methods: {
+    getBeliefs: {
+      name: "GetBeliefs",
+      requestType: GetBeliefsRequest as typeof GetBeliefsRequest,
+      requestStream: false,
+      responseType: GetBeliefsResponse as typeof GetBeliefsResponse,
+      responseStream: false,
+      options: {},
+    },
+    getBeliefContext: {
+      name: "GetBeliefContext",
+      requestType: GetBeliefContextRequest as typeof GetBeliefContextRequest,
+      requestStream: false,
+      responseType: GetBeliefContextResponse as typeof GetBeliefContextResponse,
+      responseStream: false,
+      options: {},
+    },
+    mergeBeliefs: {
+      name: "MergeBeliefs",
+      requestType: MergeBeliefsRequest as typeof MergeBeliefsRequest,
+      requestStream: false,
+      responseType: MergeBeliefsResponse as typeof MergeBeliefsResponse,
+      responseStream: false,
+      options: {},
+    },
+    rollbackExtractorVersion: {
+      name: "RollbackExtractorVersion",
+      requestType: RollbackExtractorVersionRequest as typeof RollbackExtractorVersionRequest,
+      requestStream: false,
+      responseType: RollbackExtractorVersionResponse as typeof RollbackExtractorVersionResponse,
+      responseStream: false,
+      options: {},
+    },
+    listBeliefUsers: {
+      name: "ListBeliefUsers",
+      requestType: ListBeliefUsersRequest as typeof ListBeliefUsersRequest,
+      requestStream: false,
+      responseType: ListBeliefUsersResponse as typeof ListBeliefUsersResponse,
+      responseStream: false,
+      options: {},
+    },
+    getCompanionBeliefs: {
+      name: "GetCompanionBeliefs",
+      requestType: GetCompanionBeliefsRequest as typeof GetCompanionBeliefsRequest,
+      requestStream: false,
+      responseType: GetCompanionBeliefsResponse as typeof GetCompanionBeliefsResponse,
+      responseStream: false,
+      options: {},
+    },
+  },
+} as const;
+
+interface Rpc {
+  request(service: string, method: string, data: Uint8Array): Promise<Uint8Array>;
+}
+
 function floatToJson(value: number | null | undefined): number | string | null | undefined {
   return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
 }

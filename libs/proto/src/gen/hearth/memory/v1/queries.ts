@@ -1560,6 +1560,104 @@ export const InvalidateMemoryResponse: MessageFns<InvalidateMemoryResponse> = {
   },
 };
 
+/**
+ * The memory service's queries (turn-pipeline §7.1 steps 2-3, §12.4, §13).
+ * Served over NATS request/reply on the subject of each rpc's name (libs/bus
+ * serveQueries); callers use the client generated from this service.
+ */
+export interface MemoryQueries {
+  FindMemories(request: FindMemoriesRequest): Promise<MemoriesResponse>;
+  SearchMemories(request: SearchMemoriesRequest): Promise<MemoriesResponse>;
+  ListMemories(request: ListMemoriesRequest): Promise<ListMemoriesResponse>;
+  InvalidateMemory(request: InvalidateMemoryRequest): Promise<InvalidateMemoryResponse>;
+}
+
+export const MemoryQueriesServiceName = "hearth.memory.v1.MemoryQueries";
+export class MemoryQueriesClientImpl implements MemoryQueries {
+  private readonly rpc: Rpc;
+  private readonly service: string;
+  constructor(rpc: Rpc, opts?: { service?: string }) {
+    this.service = opts?.service || MemoryQueriesServiceName;
+    this.rpc = rpc;
+    this.FindMemories = this.FindMemories.bind(this);
+    this.SearchMemories = this.SearchMemories.bind(this);
+    this.ListMemories = this.ListMemories.bind(this);
+    this.InvalidateMemory = this.InvalidateMemory.bind(this);
+  }
+  FindMemories(request: FindMemoriesRequest): Promise<MemoriesResponse> {
+    const data = FindMemoriesRequest.encode(request).finish();
+    const promise = this.rpc.request(this.service, "FindMemories", data);
+    return promise.then((data) => MemoriesResponse.decode(new BinaryReader(data)));
+  }
+
+  SearchMemories(request: SearchMemoriesRequest): Promise<MemoriesResponse> {
+    const data = SearchMemoriesRequest.encode(request).finish();
+    const promise = this.rpc.request(this.service, "SearchMemories", data);
+    return promise.then((data) => MemoriesResponse.decode(new BinaryReader(data)));
+  }
+
+  ListMemories(request: ListMemoriesRequest): Promise<ListMemoriesResponse> {
+    const data = ListMemoriesRequest.encode(request).finish();
+    const promise = this.rpc.request(this.service, "ListMemories", data);
+    return promise.then((data) => ListMemoriesResponse.decode(new BinaryReader(data)));
+  }
+
+  InvalidateMemory(request: InvalidateMemoryRequest): Promise<InvalidateMemoryResponse> {
+    const data = InvalidateMemoryRequest.encode(request).finish();
+    const promise = this.rpc.request(this.service, "InvalidateMemory", data);
+    return promise.then((data) => InvalidateMemoryResponse.decode(new BinaryReader(data)));
+  }
+}
+
+/**
+ * The memory service's queries (turn-pipeline §7.1 steps 2-3, §12.4, §13).
+ * Served over NATS request/reply on the subject of each rpc's name (libs/bus
+ * serveQueries); callers use the client generated from this service.
+ */
+export type MemoryQueriesDefinition = typeof MemoryQueriesDefinition;
+export const MemoryQueriesDefinition = {
+  name: "MemoryQueries",
+  fullName: "hearth.memory.v1.MemoryQueries",
+  methods: {
+    findMemories: {
+      name: "FindMemories",
+      requestType: FindMemoriesRequest as typeof FindMemoriesRequest,
+      requestStream: false,
+      responseType: MemoriesResponse as typeof MemoriesResponse,
+      responseStream: false,
+      options: {},
+    },
+    searchMemories: {
+      name: "SearchMemories",
+      requestType: SearchMemoriesRequest as typeof SearchMemoriesRequest,
+      requestStream: false,
+      responseType: MemoriesResponse as typeof MemoriesResponse,
+      responseStream: false,
+      options: {},
+    },
+    listMemories: {
+      name: "ListMemories",
+      requestType: ListMemoriesRequest as typeof ListMemoriesRequest,
+      requestStream: false,
+      responseType: ListMemoriesResponse as typeof ListMemoriesResponse,
+      responseStream: false,
+      options: {},
+    },
+    invalidateMemory: {
+      name: "InvalidateMemory",
+      requestType: InvalidateMemoryRequest as typeof InvalidateMemoryRequest,
+      requestStream: false,
+      responseType: InvalidateMemoryResponse as typeof InvalidateMemoryResponse,
+      responseStream: false,
+      options: {},
+    },
+  },
+} as const;
+
+interface Rpc {
+  request(service: string, method: string, data: Uint8Array): Promise<Uint8Array>;
+}
+
 function floatToJson(value: number | null | undefined): number | string | null | undefined {
   return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
 }

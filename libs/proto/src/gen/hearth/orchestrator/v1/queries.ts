@@ -357,6 +357,72 @@ export const GetRelationshipResponse: MessageFns<GetRelationshipResponse> = {
   },
 };
 
+/**
+ * The orchestrator's queries: a user's companion persona and relationship.
+ * Served over NATS request/reply on the subject of each rpc's name (libs/bus
+ * serveQueries); callers use the client generated from this service.
+ */
+export interface OrchestratorQueries {
+  GetPersona(request: GetPersonaRequest): Promise<GetPersonaResponse>;
+  GetRelationship(request: GetRelationshipRequest): Promise<GetRelationshipResponse>;
+}
+
+export const OrchestratorQueriesServiceName = "hearth.orchestrator.v1.OrchestratorQueries";
+export class OrchestratorQueriesClientImpl implements OrchestratorQueries {
+  private readonly rpc: Rpc;
+  private readonly service: string;
+  constructor(rpc: Rpc, opts?: { service?: string }) {
+    this.service = opts?.service || OrchestratorQueriesServiceName;
+    this.rpc = rpc;
+    this.GetPersona = this.GetPersona.bind(this);
+    this.GetRelationship = this.GetRelationship.bind(this);
+  }
+  GetPersona(request: GetPersonaRequest): Promise<GetPersonaResponse> {
+    const data = GetPersonaRequest.encode(request).finish();
+    const promise = this.rpc.request(this.service, "GetPersona", data);
+    return promise.then((data) => GetPersonaResponse.decode(new BinaryReader(data)));
+  }
+
+  GetRelationship(request: GetRelationshipRequest): Promise<GetRelationshipResponse> {
+    const data = GetRelationshipRequest.encode(request).finish();
+    const promise = this.rpc.request(this.service, "GetRelationship", data);
+    return promise.then((data) => GetRelationshipResponse.decode(new BinaryReader(data)));
+  }
+}
+
+/**
+ * The orchestrator's queries: a user's companion persona and relationship.
+ * Served over NATS request/reply on the subject of each rpc's name (libs/bus
+ * serveQueries); callers use the client generated from this service.
+ */
+export type OrchestratorQueriesDefinition = typeof OrchestratorQueriesDefinition;
+export const OrchestratorQueriesDefinition = {
+  name: "OrchestratorQueries",
+  fullName: "hearth.orchestrator.v1.OrchestratorQueries",
+  methods: {
+    getPersona: {
+      name: "GetPersona",
+      requestType: GetPersonaRequest as typeof GetPersonaRequest,
+      requestStream: false,
+      responseType: GetPersonaResponse as typeof GetPersonaResponse,
+      responseStream: false,
+      options: {},
+    },
+    getRelationship: {
+      name: "GetRelationship",
+      requestType: GetRelationshipRequest as typeof GetRelationshipRequest,
+      requestStream: false,
+      responseType: GetRelationshipResponse as typeof GetRelationshipResponse,
+      responseStream: false,
+      options: {},
+    },
+  },
+} as const;
+
+interface Rpc {
+  request(service: string, method: string, data: Uint8Array): Promise<Uint8Array>;
+}
+
 type Builtin = Date | Function | Uint8Array | string | number | boolean | bigint | undefined;
 
 export type DeepPartial<T> = T extends bigint ? string | number | bigint

@@ -507,6 +507,56 @@ export const GetRetentionResponse: MessageFns<GetRetentionResponse> = {
   },
 };
 
+/**
+ * Retention's query: a user's proactive-message state.
+ * Served over NATS request/reply on the subject of each rpc's name (libs/bus
+ * serveQueries); callers use the client generated from this service.
+ */
+export interface RetentionQueries {
+  GetRetention(request: GetRetentionRequest): Promise<GetRetentionResponse>;
+}
+
+export const RetentionQueriesServiceName = "hearth.retention.v1.RetentionQueries";
+export class RetentionQueriesClientImpl implements RetentionQueries {
+  private readonly rpc: Rpc;
+  private readonly service: string;
+  constructor(rpc: Rpc, opts?: { service?: string }) {
+    this.service = opts?.service || RetentionQueriesServiceName;
+    this.rpc = rpc;
+    this.GetRetention = this.GetRetention.bind(this);
+  }
+  GetRetention(request: GetRetentionRequest): Promise<GetRetentionResponse> {
+    const data = GetRetentionRequest.encode(request).finish();
+    const promise = this.rpc.request(this.service, "GetRetention", data);
+    return promise.then((data) => GetRetentionResponse.decode(new BinaryReader(data)));
+  }
+}
+
+/**
+ * Retention's query: a user's proactive-message state.
+ * Served over NATS request/reply on the subject of each rpc's name (libs/bus
+ * serveQueries); callers use the client generated from this service.
+ */
+export type RetentionQueriesDefinition = typeof RetentionQueriesDefinition;
+export const RetentionQueriesDefinition = {
+  name: "RetentionQueries",
+  fullName: "hearth.retention.v1.RetentionQueries",
+  methods: {
+    getRetention: {
+      name: "GetRetention",
+      requestType: GetRetentionRequest as typeof GetRetentionRequest,
+      requestStream: false,
+      responseType: GetRetentionResponse as typeof GetRetentionResponse,
+      responseStream: false,
+      options: {},
+    },
+  },
+} as const;
+
+interface Rpc {
+  request(service: string, method: string, data: Uint8Array): Promise<Uint8Array>;
+}
+
 type Builtin = Date | Function | Uint8Array | string | number | boolean | bigint | undefined;
 
 export type DeepPartial<T> = T extends bigint ? string | number | bigint

@@ -711,6 +711,56 @@ export const GetTrustResponse: MessageFns<GetTrustResponse> = {
   },
 };
 
+/**
+ * Trust's query: a user's actors, outcomes and feedback.
+ * Served over NATS request/reply on the subject of each rpc's name (libs/bus
+ * serveQueries); callers use the client generated from this service.
+ */
+export interface TrustQueries {
+  GetTrust(request: GetTrustRequest): Promise<GetTrustResponse>;
+}
+
+export const TrustQueriesServiceName = "hearth.trust.v1.TrustQueries";
+export class TrustQueriesClientImpl implements TrustQueries {
+  private readonly rpc: Rpc;
+  private readonly service: string;
+  constructor(rpc: Rpc, opts?: { service?: string }) {
+    this.service = opts?.service || TrustQueriesServiceName;
+    this.rpc = rpc;
+    this.GetTrust = this.GetTrust.bind(this);
+  }
+  GetTrust(request: GetTrustRequest): Promise<GetTrustResponse> {
+    const data = GetTrustRequest.encode(request).finish();
+    const promise = this.rpc.request(this.service, "GetTrust", data);
+    return promise.then((data) => GetTrustResponse.decode(new BinaryReader(data)));
+  }
+}
+
+/**
+ * Trust's query: a user's actors, outcomes and feedback.
+ * Served over NATS request/reply on the subject of each rpc's name (libs/bus
+ * serveQueries); callers use the client generated from this service.
+ */
+export type TrustQueriesDefinition = typeof TrustQueriesDefinition;
+export const TrustQueriesDefinition = {
+  name: "TrustQueries",
+  fullName: "hearth.trust.v1.TrustQueries",
+  methods: {
+    getTrust: {
+      name: "GetTrust",
+      requestType: GetTrustRequest as typeof GetTrustRequest,
+      requestStream: false,
+      responseType: GetTrustResponse as typeof GetTrustResponse,
+      responseStream: false,
+      options: {},
+    },
+  },
+} as const;
+
+interface Rpc {
+  request(service: string, method: string, data: Uint8Array): Promise<Uint8Array>;
+}
+
 function floatToJson(value: number | null | undefined): number | string | null | undefined {
   return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
 }

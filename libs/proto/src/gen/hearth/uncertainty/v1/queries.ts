@@ -1512,6 +1512,88 @@ export const CheckReliabilityResponse: MessageFns<CheckReliabilityResponse> = {
   },
 };
 
+/**
+ * Uncertainty's command for a turn (Context 1 + 3) and its queries.
+ * Served over NATS request/reply on the subject of each rpc's name (libs/bus
+ * serveQueries); callers use the client generated from this service.
+ */
+export interface UncertaintyQueries {
+  CheckMessage(request: CheckMessageRequest): Promise<CheckMessageResponse>;
+  CheckReliability(request: CheckReliabilityRequest): Promise<CheckReliabilityResponse>;
+  GetUncertainties(request: GetUncertaintiesRequest): Promise<GetUncertaintiesResponse>;
+}
+
+export const UncertaintyQueriesServiceName = "hearth.uncertainty.v1.UncertaintyQueries";
+export class UncertaintyQueriesClientImpl implements UncertaintyQueries {
+  private readonly rpc: Rpc;
+  private readonly service: string;
+  constructor(rpc: Rpc, opts?: { service?: string }) {
+    this.service = opts?.service || UncertaintyQueriesServiceName;
+    this.rpc = rpc;
+    this.CheckMessage = this.CheckMessage.bind(this);
+    this.CheckReliability = this.CheckReliability.bind(this);
+    this.GetUncertainties = this.GetUncertainties.bind(this);
+  }
+  CheckMessage(request: CheckMessageRequest): Promise<CheckMessageResponse> {
+    const data = CheckMessageRequest.encode(request).finish();
+    const promise = this.rpc.request(this.service, "CheckMessage", data);
+    return promise.then((data) => CheckMessageResponse.decode(new BinaryReader(data)));
+  }
+
+  CheckReliability(request: CheckReliabilityRequest): Promise<CheckReliabilityResponse> {
+    const data = CheckReliabilityRequest.encode(request).finish();
+    const promise = this.rpc.request(this.service, "CheckReliability", data);
+    return promise.then((data) => CheckReliabilityResponse.decode(new BinaryReader(data)));
+  }
+
+  GetUncertainties(request: GetUncertaintiesRequest): Promise<GetUncertaintiesResponse> {
+    const data = GetUncertaintiesRequest.encode(request).finish();
+    const promise = this.rpc.request(this.service, "GetUncertainties", data);
+    return promise.then((data) => GetUncertaintiesResponse.decode(new BinaryReader(data)));
+  }
+}
+
+/**
+ * Uncertainty's command for a turn (Context 1 + 3) and its queries.
+ * Served over NATS request/reply on the subject of each rpc's name (libs/bus
+ * serveQueries); callers use the client generated from this service.
+ */
+export type UncertaintyQueriesDefinition = typeof UncertaintyQueriesDefinition;
+export const UncertaintyQueriesDefinition = {
+  name: "UncertaintyQueries",
+  fullName: "hearth.uncertainty.v1.UncertaintyQueries",
+  methods: {
+    checkMessage: {
+      name: "CheckMessage",
+      requestType: CheckMessageRequest as typeof CheckMessageRequest,
+      requestStream: false,
+      responseType: CheckMessageResponse as typeof CheckMessageResponse,
+      responseStream: false,
+      options: {},
+    },
+    checkReliability: {
+      name: "CheckReliability",
+      requestType: CheckReliabilityRequest as typeof CheckReliabilityRequest,
+      requestStream: false,
+      responseType: CheckReliabilityResponse as typeof CheckReliabilityResponse,
+      responseStream: false,
+      options: {},
+    },
+    getUncertainties: {
+      name: "GetUncertainties",
+      requestType: GetUncertaintiesRequest as typeof GetUncertaintiesRequest,
+      requestStream: false,
+      responseType: GetUncertaintiesResponse as typeof GetUncertaintiesResponse,
+      responseStream: false,
+      options: {},
+    },
+  },
+} as const;
+
+interface Rpc {
+  request(service: string, method: string, data: Uint8Array): Promise<Uint8Array>;
+}
+
 function floatToJson(value: number | null | undefined): number | string | null | undefined {
   return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
 }
