@@ -1,48 +1,19 @@
 import { Readable } from 'node:stream';
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, Req, Res, StreamableFile } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Patch, Post, Put, Req, Res, StreamableFile } from '@nestjs/common';
 import { ApiHttpException } from '@hearth/host';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
-import { INGRESS } from '../config.js';
 import type { AdminReader } from '../app/admin-access.js';
-import { BELIEF_HOLDERS, isBeliefHolder, type BeliefHolder } from '../app/beliefs-view.js';
 import type { IngressApp } from '../app/ingress-app.js';
-import { onboardingAnswersSchema, optionalTimezone } from '../users/answers.js';
-import { appOpenCommand, appOpenIdOf, appOpenSchema } from '../users/app-open.js';
-import { controlsPatchSchema } from '../users/controls.js';
+import { appOpenCommand, appOpenIdOf } from '../users/app-open.js';
 import { adminOf, api, principalOf, type IngressAuth } from './auth.js';
 import type { Principal } from '../auth/tokens.js';
 import { DocsController } from './docs.controller.js';
+import { ROUTES, type OkBody } from './routes.js';
 import { INGRESS_APP, INGRESS_AUTH } from './tokens.js';
-import { checkText, parse } from './validation.js';
+import { requestOf } from './validation.js';
 
-const uuid = z.uuid({ message: 'must be a uuid' });
-
-function uuidParam(name: string, value: string): string {
-  checkText({ [name]: value });
-  const r = uuid.safeParse(value);
-  if (!r.success) throw new ApiHttpException(422, 'INVALID_FIELDS', `${name} must be a uuid`, { fields: [{ field: name, message: 'must be a uuid' }] });
-  return r.data.toLowerCase();
-}
-
-const messageBody = z.strictObject({
-  message_id: uuid,
-  text: z
-    .string()
-    .max(INGRESS.maxMessageChars, { message: `at most ${INGRESS.maxMessageChars} characters` })
-    .refine((t) => t.trim().length > 0, { message: 'must not be empty' }),
-  client_timezone: optionalTimezone,
-  client_locale: z.string().max(35).optional(),
-});
-
-const devTokenBody = z.strictObject({
-  user_id: uuid.optional(),
-  roles: z.array(z.enum(['admin'])).optional(),
-});
-
-const clockBody = z.strictObject({
-  advance_seconds: z.number().finite().nonnegative().max(10 * 365 * 24 * 3600),
-});
+// Each handler validates with its route's schemas (`requestOf`) and returns its route's
+// `ok` body (`OkBody`): routes.ts is what openapi.ts documents.
 
 @Controller('v1')
 export class MeController {
@@ -53,13 +24,13 @@ export class MeController {
 
   @Post('me')
   @HttpCode(200)
-  async createMe(@Req() req: FastifyRequest) {
+  async createMe(@Req() req: FastifyRequest): Promise<OkBody<typeof ROUTES.createMe>> {
     const { userId } = await principalOf(this.auth, req);
     return api(() => this.app.createMe(userId));
   }
 
   @Get('me')
-  async getMe(@Req() req: FastifyRequest) {
+  async getMe(@Req() req: FastifyRequest): Promise<OkBody<typeof ROUTES.getMe>> {
     const { userId } = await principalOf(this.auth, req);
     return api(() => this.app.profile(userId));
   }
@@ -67,53 +38,50 @@ export class MeController {
   /** Erasure (API.md): 202 with the erasure, the same one on a repeat. */
   @Delete('me')
   @HttpCode(202)
-  async eraseMe(@Req() req: FastifyRequest) {
+  async eraseMe(@Req() req: FastifyRequest): Promise<OkBody<typeof ROUTES.eraseMe>> {
     const { userId } = await principalOf(this.auth, req);
     return api(() => this.app.eraseMe(userId));
   }
 
   @Get('me/relationship')
-  async relationship(@Req() req: FastifyRequest) {
+  async relationship(@Req() req: FastifyRequest): Promise<OkBody<typeof ROUTES.getMyRelationship>> {
     const { userId } = await principalOf(this.auth, req);
     return api(() => this.app.relationship(userId));
   }
 
   @Get('me/memories')
-  async memories(@Req() req: FastifyRequest, @Query('status') status?: string) {
+  async memories(@Req() req: FastifyRequest): Promise<OkBody<typeof ROUTES.listMyMemories>> {
     const { userId } = await principalOf(this.auth, req);
-    checkText({ status });
-    if (status !== undefined && status !== 'all' && status !== 'active') {
-      throw new ApiHttpException(422, 'INVALID_FIELDS', 'status must be all or active', { fields: [{ field: 'status', message: 'must be all or active' }] });
-    }
-    return api(() => this.app.memories(userId, status === 'all'));
+    const { query } = requestOf(ROUTES.listMyMemories, req);
+    return api(() => this.app.memories(userId, query.status === 'all'));
   }
 
-  @Delete('me/memories/:memoryId')
-  async forgetMemory(@Req() req: FastifyRequest, @Param('memoryId') memoryId: string) {
+  @Delete('me/memories/:memory_id')
+  async forgetMemory(@Req() req: FastifyRequest): Promise<OkBody<typeof ROUTES.forgetMyMemory>> {
     const { userId } = await principalOf(this.auth, req);
-    const id = uuidParam('memory_id', memoryId);
-    return api(() => this.app.forgetMemory(userId, id));
+    const { params } = requestOf(ROUTES.forgetMyMemory, req);
+    return api(() => this.app.forgetMemory(userId, params.memory_id.toLowerCase()));
   }
 
   @Get('me/controls')
-  async controls(@Req() req: FastifyRequest) {
+  async controls(@Req() req: FastifyRequest): Promise<OkBody<typeof ROUTES.getMyControls>> {
     const { userId } = await principalOf(this.auth, req);
     return api(() => this.app.controls(userId));
   }
 
   @Patch('me/controls')
-  async patchControls(@Req() req: FastifyRequest, @Body() body: unknown) {
+  async patchControls(@Req() req: FastifyRequest, @Body() body: unknown): Promise<OkBody<typeof ROUTES.patchMyControls>> {
     const { userId } = await principalOf(this.auth, req);
-    const patch = parse(controlsPatchSchema, body);
+    const { body: patch } = requestOf(ROUTES.patchMyControls, req, body);
     return api(() => this.app.patchControls(userId, patch));
   }
 
   @Post('me/app-opens')
   @HttpCode(202)
-  async appOpened(@Req() req: FastifyRequest, @Body() body: unknown) {
+  async appOpened(@Req() req: FastifyRequest, @Body() body: unknown): Promise<OkBody<typeof ROUTES.recordAppOpen>> {
     const { userId } = await principalOf(this.auth, req);
     // No body is an open that no notification caused.
-    const b = parse(appOpenSchema, body ?? {});
+    const { body: b } = requestOf(ROUTES.recordAppOpen, req, body);
     const cmd = appOpenCommand(appOpenIdOf(userId, b, () => crypto.randomUUID()), b);
     return api(() => this.app.openApp(userId, cmd));
   }
@@ -121,7 +89,7 @@ export class MeController {
   /**
    * Everything held about the caller, written as it is read. Errors before the
    * first byte are error answers; one after it closes the connection, so a cut
-   * document is never valid JSON.
+   * document is never valid JSON. The body is ROUTES.exportMe's, streamed.
    */
   @Get('me/export')
   async export(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
@@ -135,9 +103,9 @@ export class MeController {
   }
 
   @Put('me/onboarding')
-  async onboarding(@Req() req: FastifyRequest, @Body() body: unknown) {
+  async onboarding(@Req() req: FastifyRequest, @Body() body: unknown): Promise<OkBody<typeof ROUTES.answerOnboarding>> {
     const { userId } = await principalOf(this.auth, req);
-    const answers = parse(onboardingAnswersSchema, body);
+    const { body: answers } = requestOf(ROUTES.answerOnboarding, req, body);
     return api(() => this.app.answerOnboarding(userId, answers));
   }
 }
@@ -149,16 +117,15 @@ export class ConversationsController {
     @Inject(INGRESS_AUTH) private readonly auth: IngressAuth,
   ) {}
 
-  @Post(':conversationId/messages')
+  @Post(':conversation_id/messages')
   @HttpCode(200)
-  async post(@Req() req: FastifyRequest, @Param('conversationId') conversationId: string, @Body() body: unknown) {
+  async post(@Req() req: FastifyRequest, @Body() body: unknown): Promise<OkBody<typeof ROUTES.postMessage>> {
     const { userId } = await principalOf(this.auth, req);
-    const cid = uuidParam('conversation_id', conversationId);
-    const msg = parse(messageBody, body);
+    const { params, body: msg } = requestOf(ROUTES.postMessage, req, body);
     return api(() =>
       this.app.postMessage(userId, {
         messageId: msg.message_id.toLowerCase(),
-        conversationId: cid,
+        conversationId: params.conversation_id.toLowerCase(),
         text: msg.text,
         clientTimezone: msg.client_timezone,
         clientLocale: msg.client_locale,
@@ -166,26 +133,11 @@ export class ConversationsController {
     );
   }
 
-  @Get(':conversationId/messages')
-  async history(
-    @Req() req: FastifyRequest,
-    @Param('conversationId') conversationId: string,
-    @Query('limit') limitRaw?: string,
-    @Query('before') before?: string,
-  ) {
+  @Get(':conversation_id/messages')
+  async history(@Req() req: FastifyRequest): Promise<OkBody<typeof ROUTES.listMessages>> {
     const { userId } = await principalOf(this.auth, req);
-    const cid = uuidParam('conversation_id', conversationId);
-    checkText({ limit: limitRaw, before });
-    if (before !== undefined && typeof before !== 'string') {
-      throw new ApiHttpException(422, 'INVALID_FIELDS', 'before must be given once', { fields: [{ field: 'before', message: 'must be given once' }] });
-    }
-    const limit = limitRaw === undefined ? INGRESS.historyDefaultLimit : Number(limitRaw);
-    if (!Number.isInteger(limit) || limit < 1 || limit > INGRESS.historyMaxLimit) {
-      throw new ApiHttpException(422, 'INVALID_FIELDS', `limit must be an integer from 1 to ${INGRESS.historyMaxLimit}`, {
-        fields: [{ field: 'limit', message: 'out of range' }],
-      });
-    }
-    return api(async () => ({ messages: await this.app.history(userId, cid, limit, before) }));
+    const { params, query } = requestOf(ROUTES.listMessages, req);
+    return api(async () => ({ messages: await this.app.history(userId, params.conversation_id.toLowerCase(), query.limit, query.before) }));
   }
 }
 
@@ -197,81 +149,66 @@ export class AdminController {
   ) {}
 
   // Each read of a user's data below leaves an AdminAccessed in that user's trail.
-  @Get('users/:userId/timeline')
-  async timeline(@Req() req: FastifyRequest, @Param('userId') userId: string) {
+  @Get('users/:user_id/timeline')
+  async timeline(@Req() req: FastifyRequest): Promise<OkBody<typeof ROUTES.getUserTimeline>> {
     const admin = await adminOf(this.auth, req);
-    const id = uuidParam('user_id', userId);
-    return api(async () => ({ events: await this.app.timeline(id, reader(admin, 'GET /v1/admin/users/{user_id}/timeline')) }));
+    const { params } = requestOf(ROUTES.getUserTimeline, req);
+    return api(async () => ({ events: await this.app.timeline(params.user_id.toLowerCase(), reader(admin, ROUTES.getUserTimeline)) }));
   }
 
-  @Get('users/:userId/retention')
-  async retention(@Req() req: FastifyRequest, @Param('userId') userId: string) {
+  @Get('users/:user_id/retention')
+  async retention(@Req() req: FastifyRequest): Promise<OkBody<typeof ROUTES.getUserRetention>> {
     const admin = await adminOf(this.auth, req);
-    const id = uuidParam('user_id', userId);
-    return api(() => this.app.retention(id, reader(admin, 'GET /v1/admin/users/{user_id}/retention')));
+    const { params } = requestOf(ROUTES.getUserRetention, req);
+    return api(() => this.app.retention(params.user_id.toLowerCase(), reader(admin, ROUTES.getUserRetention)));
   }
 
-  @Get('users/:userId/beliefs')
-  async beliefs(@Req() req: FastifyRequest, @Param('userId') userId: string, @Query('holder') holder?: string | string[]) {
+  @Get('users/:user_id/beliefs')
+  async beliefs(@Req() req: FastifyRequest): Promise<OkBody<typeof ROUTES.getUserBeliefs>> {
     const admin = await adminOf(this.auth, req);
-    const id = uuidParam('user_id', userId);
-    const h = holderParam(holder);
-    return api(() => this.app.beliefs(id, h, reader(admin, 'GET /v1/admin/users/{user_id}/beliefs')));
+    const { params, query } = requestOf(ROUTES.getUserBeliefs, req);
+    return api(() => this.app.beliefs(params.user_id.toLowerCase(), query.holder, reader(admin, ROUTES.getUserBeliefs)));
   }
 
-  @Get('users/:userId/uncertainties')
-  async uncertainties(@Req() req: FastifyRequest, @Param('userId') userId: string) {
+  @Get('users/:user_id/uncertainties')
+  async uncertainties(@Req() req: FastifyRequest): Promise<OkBody<typeof ROUTES.getUserUncertainties>> {
     const admin = await adminOf(this.auth, req);
-    const id = uuidParam('user_id', userId);
-    return api(() => this.app.uncertainties(id, reader(admin, 'GET /v1/admin/users/{user_id}/uncertainties')));
+    const { params } = requestOf(ROUTES.getUserUncertainties, req);
+    return api(() => this.app.uncertainties(params.user_id.toLowerCase(), reader(admin, ROUTES.getUserUncertainties)));
   }
 
-  @Get('users/:userId/trust')
-  async trust(@Req() req: FastifyRequest, @Param('userId') userId: string) {
+  @Get('users/:user_id/trust')
+  async trust(@Req() req: FastifyRequest): Promise<OkBody<typeof ROUTES.getUserTrust>> {
     const admin = await adminOf(this.auth, req);
-    const id = uuidParam('user_id', userId);
-    return api(() => this.app.trust(id, reader(admin, 'GET /v1/admin/users/{user_id}/trust')));
+    const { params } = requestOf(ROUTES.getUserTrust, req);
+    return api(() => this.app.trust(params.user_id.toLowerCase(), reader(admin, ROUTES.getUserTrust)));
   }
 
-  @Get('turns/:messageId')
-  async turn(@Req() req: FastifyRequest, @Param('messageId') messageId: string) {
+  @Get('turns/:message_id')
+  async turn(@Req() req: FastifyRequest): Promise<OkBody<typeof ROUTES.getTurnTrail>> {
     const admin = await adminOf(this.auth, req);
-    const id = uuidParam('message_id', messageId);
-    return api(() => this.app.turnTrail(id, reader(admin, 'GET /v1/admin/turns/{message_id}')));
+    const { params } = requestOf(ROUTES.getTurnTrail, req);
+    return api(() => this.app.turnTrail(params.message_id.toLowerCase(), reader(admin, ROUTES.getTurnTrail)));
   }
 
   @Get('dead-letters')
-  async deadLetters(@Req() req: FastifyRequest) {
+  async deadLetters(@Req() req: FastifyRequest): Promise<OkBody<typeof ROUTES.listDeadLetters>> {
     const admin = await adminOf(this.auth, req);
-    return api(async () => ({ dead_letters: await this.app.deadLetters(reader(admin, 'GET /v1/admin/dead-letters')) }));
+    return api(async () => ({ dead_letters: await this.app.deadLetters(reader(admin, ROUTES.listDeadLetters)) }));
   }
 
-  @Post('dead-letters/:eventId/redrive')
+  @Post('dead-letters/:event_id/redrive')
   @HttpCode(200)
-  async redrive(@Req() req: FastifyRequest, @Param('eventId') eventId: string) {
+  async redrive(@Req() req: FastifyRequest): Promise<OkBody<typeof ROUTES.redriveDeadLetter>> {
     await adminOf(this.auth, req);
-    // Event ids are uuids or derived ids (letters, digits, - _ : .); nothing else can name one.
-    if (!/^[A-Za-z0-9_.:-]{1,200}$/.test(eventId)) {
-      throw new ApiHttpException(422, 'INVALID_FIELDS', 'event_id is not an event id', { fields: [{ field: 'event_id', message: 'not an event id' }] });
-    }
-    return api(() => this.app.redriveDeadLetter(eventId));
+    const { params } = requestOf(ROUTES.redriveDeadLetter, req);
+    return api(() => this.app.redriveDeadLetter(params.event_id));
   }
 }
 
-/**
- * The `holder` query parameter: user or companion, undefined (both) when absent.
- * Any other value, or the parameter given twice, is a 400: the holder is a fixed
- * choice, not free text, so no value outside it is read at all.
- */
-function holderParam(value: unknown): BeliefHolder | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value === 'string' && isBeliefHolder(value)) return value;
-  const message = `must be ${BELIEF_HOLDERS.join(' or ')}, given at most once (absent: both)`;
-  throw new ApiHttpException(422, 'INVALID_FIELDS', `holder ${message}`, { fields: [{ field: 'holder', message }] });
-}
-
-function reader(admin: Principal, route: string): AdminReader {
-  return { adminId: admin.userId, route };
+/** The admin and the route template of a read, as the access trail records them (`GET /v1/admin/users/{user_id}/timeline`). */
+function reader(admin: Principal, route: { method: string; path: string }): AdminReader {
+  return { adminId: admin.userId, route: `${route.method.toUpperCase()} ${route.path}` };
 }
 
 @Controller('v1/dev')
@@ -284,16 +221,16 @@ export class DevController {
 
   @Post('token')
   @HttpCode(200)
-  async token(@Body() body: unknown) {
+  async token(@Req() req: FastifyRequest, @Body() body: unknown): Promise<OkBody<typeof ROUTES.createDevToken>> {
     this.devOnly();
-    const b = parse(devTokenBody, body ?? {});
+    const { body: b } = requestOf(ROUTES.createDevToken, req, body);
     const userId = (b.user_id ?? crypto.randomUUID()).toLowerCase();
     return { token: await this.auth.signDevToken({ userId, roles: b.roles ?? [] }), user_id: userId };
   }
 
   // The clock moves every service's time: any valid token, not anyone who can reach the port.
   @Get('clock')
-  async clock(@Req() req: FastifyRequest) {
+  async clock(@Req() req: FastifyRequest): Promise<OkBody<typeof ROUTES.getDevClock>> {
     this.devOnly();
     await principalOf(this.auth, req);
     return { now: this.auth.now().toISOString() };
@@ -301,10 +238,10 @@ export class DevController {
 
   @Post('clock')
   @HttpCode(200)
-  async advance(@Req() req: FastifyRequest, @Body() body: unknown) {
+  async advance(@Req() req: FastifyRequest, @Body() body: unknown): Promise<OkBody<typeof ROUTES.advanceDevClock>> {
     this.devOnly();
     await principalOf(this.auth, req);
-    const b = parse(clockBody, body);
+    const { body: b } = requestOf(ROUTES.advanceDevClock, req, body);
     if (!this.auth.advanceClock) throw new ApiHttpException(404, 'NOT_FOUND', 'no virtual clock in this mode');
     return { now: (await this.auth.advanceClock(b.advance_seconds)).toISOString() };
   }

@@ -20,7 +20,11 @@ import { AGE_BANDS, OCCUPATIONS } from '../users/answers.js';
 import { TOPIC_IDS } from '@hearth/text';
 import { INGRESS_CONTROLLERS } from './controllers.js';
 import { DocsController, renderDocsHtml } from './docs.controller.js';
+import type { FastifyRequest } from 'fastify';
+import { createSchema } from 'zod-openapi';
 import { OPENAPI, operationsOf, type JsonSchema } from './openapi.js';
+import { ROUTES, type RouteSpec } from './routes.js';
+import { requestOf } from './validation.js';
 
 /** Nest's metadata keys (PATH_METADATA, METHOD_METADATA, HTTP_CODE_METADATA of @nestjs/common). */
 const PATH = 'path';
@@ -224,7 +228,9 @@ describe('OpenAPI document of the ingress API', () => {
       expect([name, Object.keys(schema.properties as object).sort()]).toEqual([name, Object.keys(shape).sort()]);
     }
     const route = documented.find((d) => key(d.method, d.path) === key('get', '/v1/admin/users/{user_id}/beliefs'))!;
-    expect(route.operation.parameters).toContainEqual(expect.objectContaining({ name: 'holder', in: 'query', required: false, schema: { type: 'string', enum: [...BELIEF_HOLDERS] } }));
+    const holder = route.operation.parameters!.find((p) => p.name === 'holder');
+    expect(holder).toMatchObject({ in: 'query', schema: { type: 'string', enum: [...BELIEF_HOLDERS] } });
+    expect(holder!.required).not.toBe(true);
     // The export's beliefs are the same parts, without the links.
     const exported = (OPENAPI.components.schemas.Export!.properties as Record<string, JsonSchema>).beliefs!;
     expect(exported.required).toEqual(Object.keys(exportBeliefsView(belief.GetBeliefsResponse.fromPartial({}))));
@@ -336,8 +342,62 @@ describe('OpenAPI document of the ingress API', () => {
     }
   });
 
+  /** A schema with its top-level $ref followed into the document's (or createSchema's) components. */
+  function resolved(schema: unknown, components: Record<string, unknown>): unknown {
+    const ref = (schema as { $ref?: string }).$ref;
+    return ref ? components[ref.replace('#/components/schemas/', '')] : schema;
+  }
+
+  /** What a route validates, each part as JSON Schema, rendered on its own from the route's zod schema. */
+  function ownSchema(schema: RouteSpec['body'] extends infer B ? (B extends { schema: infer S } ? S : never) : never) {
+    const { schema: own, components } = createSchema(schema, { io: 'input' });
+    return resolved(own, components);
+  }
+
+  it.each(Object.values(ROUTES).map((r) => [`${r.method.toUpperCase()} ${r.path}`, r as RouteSpec] as const))(
+    'documents %s with the schemas its handler validates with',
+    (_name, r) => {
+      const op = OPENAPI.paths[r.path]![r.method]!;
+      const docBody = op.requestBody?.content['application/json']?.schema;
+      if (r.body) {
+        expect(op.requestBody!.required).toBe(r.body.required);
+        expect(resolved(docBody, OPENAPI.components.schemas)).toEqual(ownSchema(r.body.schema));
+      } else {
+        expect(op.requestBody).toBeUndefined();
+      }
+      for (const [where, part] of [['path', r.params], ['query', r.query]] as const) {
+        const documented = (op.parameters ?? []).filter((p) => p.in === where);
+        const shape = (part as unknown as { shape?: Record<string, Parameters<typeof ownSchema>[0]> } | undefined)?.shape ?? {};
+        expect(documented.map((p) => p.name)).toEqual(Object.keys(shape));
+        for (const p of documented) expect([p.name, p.schema]).toEqual([p.name, ownSchema(shape[p.name as string]!)]);
+      }
+    },
+  );
+
   it('is plain JSON', () => {
     expect(JSON.parse(JSON.stringify(OPENAPI))).toEqual(OPENAPI);
+  });
+});
+
+describe('requestOf', () => {
+  const req = (method: string, url: string, parts: { params?: object; query?: object } = {}) =>
+    ({ method, routeOptions: { url }, params: parts.params ?? {}, query: parts.query ?? {} }) as unknown as FastifyRequest;
+
+  it('parses each part with the schemas of the route the request came in on', () => {
+    const r = requestOf(ROUTES.listMessages, req('GET', '/v1/conversations/:conversation_id/messages', { params: { conversation_id: 'C1E6D3A4-1B2C-4D5E-8F90-0A1B2C3D4E5F' }, query: { limit: '7', x: '1' } }));
+    expect(r).toEqual({ params: { conversation_id: 'C1E6D3A4-1B2C-4D5E-8F90-0A1B2C3D4E5F' }, query: { limit: 7 }, body: undefined });
+  });
+
+  it('refuses a field with a 422 naming it', () => {
+    expect(() => requestOf(ROUTES.getUserBeliefs, req('GET', '/v1/admin/users/:user_id/beliefs', { params: { user_id: 'nope' } }))).toThrow(
+      expect.objectContaining({ status: 422, response: { error: expect.objectContaining({ message: 'user_id must be a uuid', details: { fields: [{ field: 'user_id', message: 'must be a uuid' }] } }) } }),
+    );
+  });
+
+  it('refuses to validate with the schemas of another route', () => {
+    expect(() => requestOf(ROUTES.getUserTrust, req('GET', '/v1/admin/users/:user_id/beliefs', { params: { user_id: 'c1e6d3a4-1b2c-4d5e-8f90-0a1b2c3d4e5f' } }))).toThrow(
+      'get /v1/admin/users/:user_id/beliefs validates with the route of get /v1/admin/users/{user_id}/trust',
+    );
   });
 });
 

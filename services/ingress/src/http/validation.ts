@@ -1,5 +1,7 @@
 import { ApiHttpException } from '@hearth/host';
+import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import type { RouteSpec } from './routes.js';
 
 /** One field a request got wrong, as `details.fields` of a 422 lists it (API.md). */
 export interface FieldIssue {
@@ -97,4 +99,48 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<
   const r = schema.safeParse(value);
   if (r.success) return r.data;
   throw invalidFields(r.error.issues.map((i) => ({ field: i.path.join('.') || '(body)', message: i.message })));
+}
+
+/** What a route validated: its path parameters, query string and body, as its schemas output them. */
+export interface RequestOf<R extends RouteSpec> {
+  params: R['params'] extends z.ZodType ? z.output<R['params']> : undefined;
+  query: R['query'] extends z.ZodType ? z.output<R['query']> : undefined;
+  body: R extends { body: { schema: infer S extends z.ZodType } } ? z.output<S> : undefined;
+}
+
+/** `/v1/x/{conversation_id}` as Fastify names the route: `/v1/x/:conversation_id`. */
+function fastifyPath(path: string): string {
+  return path.replace(/\{([^}]+)\}/g, ':$1');
+}
+
+/**
+ * A path parameter or query value with the schema of its part: a failure is a 422
+ * naming the field, its message reading "<field> <what is wrong>".
+ */
+function parsePart<S extends z.ZodType>(schema: S, value: Record<string, unknown>): z.output<S> {
+  // Only the parts the route reads: a stray query parameter is ignored, as its schema strips it.
+  const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape ?? value;
+  checkText(Object.fromEntries(Object.keys(shape).map((k) => [k, value[k]])));
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  const fields = r.error.issues.map((i) => ({ field: i.path.join('.') || '(request)', message: i.message }));
+  throw new ApiHttpException(422, 'INVALID_FIELDS', fields.map((f) => `${f.field} ${f.message}`).join('; '), { fields });
+}
+
+/**
+ * Validates a request with the schemas of the route it came in on (routes.ts, the
+ * same the OpenAPI document shows), in the order path parameters, query, body.
+ * A handler that names a route other than the one it serves is a programming
+ * error, refused loudly: what it validated would not be what the document says.
+ */
+export function requestOf<R extends RouteSpec>(route: R, req: FastifyRequest, body?: unknown): RequestOf<R> {
+  // Fastify serves HEAD with the GET route's handler.
+  const method = req.method === 'HEAD' ? 'get' : req.method.toLowerCase();
+  const served = `${method} ${req.routeOptions.url ?? ''}`;
+  if (served !== `${route.method} ${fastifyPath(route.path)}`) throw new Error(`${served} validates with the route of ${route.method} ${route.path}`);
+  const params = route.params ? parsePart(route.params, req.params as Record<string, unknown>) : undefined;
+  const query = route.query ? parsePart(route.query, req.query as Record<string, unknown>) : undefined;
+  // A body that may be left out is an empty object when it is.
+  const parsedBody = route.body ? parse(route.body.schema, body ?? (route.body.required ? body : {})) : undefined;
+  return { params, query, body: parsedBody } as RequestOf<R>;
 }

@@ -7,7 +7,15 @@ import type { IngressDb } from '../db.js';
 export const RETENTION_SOURCE = 'retention';
 
 /** The routing fields the API returns (../shared/API.md). */
-export function routingJson(r: RoutingDecision | undefined): Record<string, string> {
+export interface RoutingJson {
+  pipeline: string;
+  safety_policy: string;
+  memory_read_policy: string;
+  vector_search_policy: string;
+  memory_write_policy: string;
+}
+
+export function routingJson(r: RoutingDecision | undefined): RoutingJson {
   return {
     pipeline: r?.pipeline ?? '',
     safety_policy: r?.safetyPolicy ?? '',

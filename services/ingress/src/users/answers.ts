@@ -29,22 +29,30 @@ const ianaTimezone = z.string().refine(isIanaTimezone, { message: 'must be an IA
 
 /** The seven required onboarding answers (turn-pipeline §4.1.1). */
 export const onboardingAnswersSchema = z.strictObject({
-  preferred_name: z.string().trim().min(1).max(INGRESS.maxPreferredNameChars),
+  preferred_name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(INGRESS.maxPreferredNameChars)
+    .meta({ description: 'Trimmed; the length limits apply after trimming.', override: { pattern: '\\S' } }),
   age_band: z
     .string()
     .transform((v) => v.replace('–', '-'))
-    .pipe(z.enum(AGE_BANDS, { message: `must be one of ${AGE_BANDS.join(', ')}` })),
+    .pipe(z.enum(AGE_BANDS, { message: `must be one of ${AGE_BANDS.join(', ')}` }))
+    .meta({ description: 'The en dash of the spec (`13–17`) is accepted too.', override: { enum: [...AGE_BANDS] } }),
   country_or_region: z
     .string()
     .transform((v) => v.toUpperCase())
-    .refine(isRegionCode, { message: 'must be an ISO 3166-1 alpha-2 code such as KR' }),
+    .refine(isRegionCode, { message: 'must be an ISO 3166-1 alpha-2 code such as KR' })
+    .meta({ description: 'An assigned ISO 3166-1 alpha-2 code such as KR; stored upper-cased.', override: { pattern: '^[A-Za-z]{2}$' } }),
   occupation_category: z.enum(OCCUPATIONS, { message: `must be one of ${OCCUPATIONS.join(', ')}` }),
-  client_timezone: ianaTimezone,
+  client_timezone: ianaTimezone.meta({ description: 'An IANA timezone such as Asia/Seoul.', examples: ['Asia/Seoul'] }),
   proactive_messages_enabled: z.boolean(),
   suppressed_topics: z
     .array(z.enum(TOPIC_IDS, { message: 'must be a TopicID (turn-pipeline §2.8)' }))
     .max(TOPIC_IDS.length)
-    .transform((ts) => [...new Set(ts)]),
+    .transform((ts) => [...new Set(ts)])
+    .meta({ description: 'TopicIDs (turn-pipeline §2.8); duplicates are removed.' }),
 });
 
 export type OnboardingAnswersInput = z.input<typeof onboardingAnswersSchema>;

@@ -3,8 +3,18 @@ import { z } from 'zod';
 
 /** POST /v1/me/app-opens: the client's id of this open, and the push notification that opened the app, when known. */
 export const appOpenSchema = z.strictObject({
-  app_open_id: z.uuid({ message: 'must be a uuid' }).optional(),
-  opened_notification_id: z.uuid({ message: 'must be a uuid' }).optional(),
+  app_open_id: z
+    .uuid({ message: 'must be a uuid' })
+    .optional()
+    .meta({
+      description:
+        'Chosen by the client for this open: sending it again (a retry) records nothing more and answers as the first time. ' +
+        'Without it, an open naming a notification is recorded once per notification, and one naming none is a new open each time.',
+    }),
+  opened_notification_id: z
+    .uuid({ message: 'must be a uuid' })
+    .optional()
+    .meta({ description: "The notification that opened the app: the message_id of one of the caller's own proactive messages in the history." }),
 });
 
 /** An app open as the edge hands it over. */

@@ -16,7 +16,11 @@ export const DEFAULT_CONTROLS: ControlsValue = { proactive_messages_enabled: fal
 export const controlsPatchSchema = z
   .strictObject({
     proactive_messages_enabled: z.boolean().optional(),
-    mute_until: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 timestamp, or null to unmute' }).nullable().optional(),
+    mute_until: z.iso
+      .datetime({ offset: true, message: 'must be an ISO 8601 timestamp, or null to unmute' })
+      .nullable()
+      .optional()
+      .meta({ description: 'null unmutes.' }),
     suppressed_topics: z
       .array(z.enum(TOPIC_IDS, { message: 'must be a TopicID (turn-pipeline §2.8)' }))
       .max(TOPIC_IDS.length)
