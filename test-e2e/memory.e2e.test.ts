@@ -5,7 +5,8 @@
 // and "don't bring this topic up again" reaches the user's controls
 // (turn-pipeline §12–§13, API.md).
 import { randomUUID } from 'node:crypto';
-import { HearthClient, memoriesWhen as memoriesOf, onboard, sayOk, settled } from './support/client.js';
+import { waitFor } from '@hearth/testing';
+import { HearthClient, memoriesWhen as memoriesOf, onboard, sayOk, settled, type Reply } from './support/client.js';
 import { startHearth, type RunningHearth } from './support/process.js';
 
 interface MemoryBody {
@@ -38,6 +39,21 @@ describe('memory through the HTTP API (scripts/start, Postgres)', () => {
   const say = sayOk;
 
   const memoriesWhen = (me: HearthClient, done: (ms: MemoryBody[]) => boolean, all = true) => memoriesOf<MemoryBody>(me, done, all);
+
+  /**
+   * Waits until memory has written this reply's turn back: its TurnMemoryWritten,
+   * appended with whatever the turn records, is in the turn's trail. GET /v1/me/memories
+   * reads memory's projection up to the user's last memory event, so what it shows after
+   * this includes everything the turn wrote.
+   */
+  async function writtenBack(me: HearthClient, reply: Reply): Promise<void> {
+    const admin = await anon.as({ admin: true });
+    const messageId = reply.body.message_id as string;
+    await waitFor(
+      async () => ((await admin.call('GET', `/v1/admin/turns/${messageId}`)).body.events ?? []).some((e: { type: string }) => e.type === 'hearth.memory.v1.TurnMemoryWritten'),
+      { what: `memory to write back the turn ${messageId} of ${me.userId}`, timeoutMs: 10_000 },
+    );
+  }
 
   it('"I live in Seoul", then "Actually I live in Busan, not Seoul": one ACTIVE current_city = busan, Seoul SUPERSEDED', async () => {
     // given
@@ -114,8 +130,7 @@ describe('memory through the HTTP API (scripts/start, Postgres)', () => {
     expect(again.body.assistant.surfaced_memory_ids).toEqual([]);
     expect(again.body.assistant.text.toLowerCase()).not.toContain('sushi');
     // And saying it again is not stored: its key is suppressed (§12.4).
-    await say(me, conversation, 'I love sushi');
-    await new Promise((r) => setTimeout(r, 500));
+    await writtenBack(me, await say(me, conversation, 'I love sushi'));
     expect((await me.call('GET', '/v1/me/memories')).body.memories).toEqual([]);
   });
 
@@ -132,7 +147,7 @@ describe('memory through the HTTP API (scripts/start, Postgres)', () => {
 
     // then
     expect(r.body.assistant.text).toMatch(/which part is wrong\?/i);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await writtenBack(me, r);
     expect(((await me.call('GET', '/v1/me/memories')).body.memories as MemoryBody[]).map((m) => m.status)).toEqual(['ACTIVE']);
   });
 

@@ -6,13 +6,28 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { Bus, LocalKek } from '@hearth/bus';
+import { Bus, LocalKek, SERVICE_NAMES } from '@hearth/bus';
 import { schemaFor } from '@hearth/host';
 import { openDatabase, replayProjection } from '@hearth/store';
-import { databaseUrl, natsUrl } from '@hearth/testing';
+import { databaseUrl, natsUrl, waitFor } from '@hearth/testing';
 import { ALL_SERVICES } from '../services/registry.js';
 import { ANSWERS, HearthClient } from './support/client.js';
 import { startHearth, type RunningHearth } from './support/process.js';
+
+/**
+ * Nothing pending or unacked on any durable consumer of any stream, and no stream grew
+ * while they were read: every projection and reactor has handled everything appended.
+ */
+async function quiescent(bus: Bus): Promise<boolean> {
+  const lastSeqs = async () => Promise.all(SERVICE_NAMES.map(async (s) => (await bus.jsm.streams.info(bus.topology.stream(s))).state.last_seq));
+  const before = await lastSeqs();
+  for (const s of SERVICE_NAMES) {
+    for (const c of await bus.jsm.consumers.list(bus.topology.stream(s)).next()) {
+      if (c.num_pending + c.num_ack_pending > 0) return false;
+    }
+  }
+  return (await lastSeqs()).every((seq, i) => seq === before[i]);
+}
 
 describe('a turn through the HTTP API (scripts/start, Postgres)', () => {
   let hearth: RunningHearth;
@@ -277,11 +292,13 @@ describe('a turn through the HTTP API (scripts/start, Postgres)', () => {
     // persona's self-statements since the assignment ("hello there" and a greeting back tell
     // no belief: they append nothing).
     const belief = 'hearth.belief.v1.BeliefsExtracted';
-    let all = await timeline(me.userId!);
-    for (let i = 0; i < 100 && (all.at(-1)?.type !== 'hearth.memory.v1.TurnMemoryWritten' || !all.some((e) => e.type === belief)); i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      all = await timeline(me.userId!);
-    }
+    const all = await waitFor(
+      async () => {
+        const t = await timeline(me.userId!);
+        return t.at(-1)?.type === 'hearth.memory.v1.TurnMemoryWritten' && t.some((e) => e.type === belief) ? t : undefined;
+      },
+      { what: 'the turn written back and the persona read by the belief graph', timeoutMs: 10_000, intervalMs: 100 },
+    );
     // The belief graph's events land among the others wherever its consumers are: in order
     // among themselves, each at its source's time.
     const beliefs = all.filter((e) => e.type === belief);
@@ -325,16 +342,6 @@ describe('a turn through the HTTP API (scripts/start, Postgres)', () => {
     }
   });
 
-  it('moves the virtual clock of every service', async () => {
-    expect((await anon.call('GET', '/v1/dev/clock')).status).toBe(401);
-    expect((await anon.call('POST', '/v1/dev/clock', { advance_seconds: 1 })).status).toBe(401);
-    const before = Date.parse((await anon.clock()).body.now);
-    const r = await anon.advanceClock(86_400);
-    expect(r.status).toBe(200);
-    expect(Date.parse(r.body.now) - before).toBeGreaterThanOrEqual(86_400_000);
-    expect((await anon.advanceClock(-5)).status).toBe(422);
-  });
-
   // Last: after every flow above, each projection of every service rebuilt from
   // the log into an empty schema equals the live one.
   it('replays every projection of every service equal to its live rows', async () => {
@@ -342,14 +349,19 @@ describe('a turn through the HTTP API (scripts/start, Postgres)', () => {
     const fan = await anon.as();
     await fan.call('POST', '/v1/me');
     await fan.call('PUT', '/v1/me/onboarding', ANSWERS);
-    for (let i = 0; i < 100 && (await fan.call('GET', '/v1/me')).body.persona === null; i++) await new Promise((r) => setTimeout(r, 100));
+    await waitFor(async () => (await fan.call('GET', '/v1/me')).body.persona !== null, { what: 'the persona assigned', timeoutMs: 10_000, intervalMs: 100 });
     expect((await fan.say(randomUUID(), "Honestly, you're so thoughtful, never change.")).status).toBe(200);
-    for (let i = 0; i < 100 && ((await admin.call('GET', `/v1/admin/users/${fan.userId!}/trust`)).body.feedback ?? []).length === 0; i++) await new Promise((r) => setTimeout(r, 100));
-    await new Promise((r) => setTimeout(r, 500));
+    await waitFor(async () => ((await admin.call('GET', `/v1/admin/users/${fan.userId!}/trust`)).body.feedback ?? []).length > 0, {
+      what: 'trust to record the feedback',
+      timeoutMs: 10_000,
+      intervalMs: 100,
+    });
     const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
     const bus = await Bus.connect({ url: await natsUrl(), name: 'e2e-replay', namespace: hearth.namespace, logger: silent, encryption: { kek: LocalKek.forDevelopment(hearth.namespace) } });
     const database = await openDatabase({ url: await databaseUrl() });
     try {
+      // Every consumer of every stream has handled what was appended: the live rows are final.
+      await waitFor(() => quiescent(bus), { what: 'every consumer to catch up', timeoutMs: 60_000 });
       const results: [string, boolean, number][] = [];
       for (const s of ALL_SERVICES) {
         for (const p of s.projections) {
@@ -406,5 +418,16 @@ describe('a turn through the HTTP API (scripts/start, Postgres)', () => {
     expect(report.decisions_by_decider['orchestrator.constraints']).toBe(replies);
     expect(report.decisions_by_decider['orchestrator.plan']).toBeGreaterThan(0);
     expect(report.decisions_by_decider.memory).toBeGreaterThan(3);
+  });
+
+  // After the replay: trust records no tag for a turn sent a virtual day later (seen in this file's run).
+  it('moves the virtual clock of every service', async () => {
+    expect((await anon.call('GET', '/v1/dev/clock')).status).toBe(401);
+    expect((await anon.call('POST', '/v1/dev/clock', { advance_seconds: 1 })).status).toBe(401);
+    const before = Date.parse((await anon.clock()).body.now);
+    const r = await anon.advanceClock(86_400);
+    expect(r.status).toBe(200);
+    expect(Date.parse(r.body.now) - before).toBeGreaterThanOrEqual(86_400_000);
+    expect((await anon.advanceClock(-5)).status).toBe(422);
   });
 });

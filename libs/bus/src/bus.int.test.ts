@@ -19,6 +19,7 @@ import {
   type EventDraft,
   type Outcome,
   type RunningConsumer,
+  type ServiceName,
   type StoredEvent,
 } from './index.js';
 
@@ -67,6 +68,12 @@ describe('Bus against a real NATS server', () => {
     const b = await Bus.connect({ url, name: `bus-int-${opened.length}`, namespace, logger: silent, ...extra });
     opened.push(b);
     return b;
+  }
+
+  /** The consumer's info once nothing is pending or unacked on it (else undefined). */
+  async function settled(c: RunningConsumer, source: ServiceName = 'memory') {
+    const info = await bus.jsm.consumers.info(bus.topology.stream(source), c.name);
+    return info.num_pending === 0 && info.num_ack_pending === 0 ? info : undefined;
   }
 
   async function consume(on: Bus, spec: Parameters<typeof startConsumer>[1]): Promise<RunningConsumer> {
@@ -388,7 +395,7 @@ describe('Bus against a real NATS server', () => {
       const user = randomUUID();
       await bus.append('memory', user, [note(user, 'slow')], 0);
       const deliveries: number[] = [];
-      await consume(bus, {
+      const c = await consume(bus, {
         service: 'uncertainty',
         purpose: `slow-${user.slice(0, 8)}`,
         source: 'memory',
@@ -401,7 +408,11 @@ describe('Bus against a real NATS server', () => {
         },
       });
       await waitFor(async () => deliveries.length > 0, { what: 'the first delivery' });
-      await sleep(4_000);
+      // Acked once the handler returns (three ack waits later); the server counts every
+      // delivery in consumer_seq, so one there means it never redelivered meanwhile.
+      const info = await waitFor(async () => settled(c), { what: 'the slow handler to ack', timeoutMs: 15_000 });
+      expect(info.delivered.consumer_seq).toBe(1);
+      expect(info.num_redelivered).toBe(0);
       expect(deliveries).toEqual([1]);
     });
 
@@ -412,7 +423,7 @@ describe('Bus against a real NATS server', () => {
       const [global] = await bus.append('trust', key, [note('', 'a global event')], 0);
       await bus.append('trust', user, [note(user, 'another user event')], (await bus.lastOnSubject('trust', user))!.seq);
       const seen: string[] = [];
-      await consume(bus, {
+      const c = await consume(bus, {
         service: 'memory',
         purpose: `keyed-${key}`,
         source: 'trust',
@@ -422,8 +433,9 @@ describe('Bus against a real NATS server', () => {
           return events.map(() => ACK);
         },
       });
-      await waitFor(async () => seen.length > 0, { what: 'the keyed event' });
-      await sleep(300);
+      // Nothing left to deliver: every event of the key was handled and acked.
+      const info = await waitFor(async () => seen.length > 0 && settled(c, 'trust'), { what: 'the keyed event handled and acked' });
+      expect(info.delivered.consumer_seq).toBe(1);
       expect(seen).toEqual([bus.topology.subject('trust', key)]);
       expect(global!.seq).toBeGreaterThan(0);
     });
@@ -460,12 +472,10 @@ describe('Bus against a real NATS server', () => {
         deliveryCount: 1,
       });
       expect(decodeEnvelope(letter.envelope, { stream: '', subject: '', seq: 0 }).id).toBe(d.id);
-      // Terminated, so never redelivered: no second call after the ack wait.
-      await sleep(1_500);
+      // Terminated, so never redelivered: nothing left pending, one delivery in all.
+      const info = await waitFor(async () => settled(c), { what: 'the poison event to leave the consumer' });
+      expect(info.delivered.consumer_seq).toBe(1);
       expect(calls).toBe(1);
-      const info = await bus.jsm.consumers.info(bus.topology.stream('memory'), c.name);
-      expect(info.num_ack_pending).toBe(0);
-      expect(info.num_pending).toBe(0);
     });
 
     it('redelivers an event it naks with a delay', async () => {
@@ -473,7 +483,7 @@ describe('Bus against a real NATS server', () => {
       const d = note(user, 'later');
       await bus.append('memory', user, [d], 0);
       const seen: { id: string; at: number }[] = [];
-      await consume(bus, {
+      const c = await consume(bus, {
         service: 'trust',
         purpose: 'naks-once',
         source: 'memory',
@@ -484,8 +494,8 @@ describe('Bus against a real NATS server', () => {
           }),
       });
 
-      await waitFor(async () => seen.length >= 2, { what: 'the redelivery' });
-      await sleep(300);
+      const info = await waitFor(async () => seen.length >= 2 && settled(c), { what: 'the redelivery, acked' });
+      expect(info.delivered.consumer_seq).toBe(2);
       expect(seen.map((s) => s.id)).toEqual([d.id, d.id]);
       expect(seen[1]!.at - seen[0]!.at).toBeGreaterThanOrEqual(40);
     });
@@ -532,7 +542,7 @@ describe('Bus against a real NATS server', () => {
           return events.map(() => ACK);
         },
       });
-      await Promise.all([consume(bus, spec('one')), consume(replica, spec('two'))]);
+      const [c] = await Promise.all([consume(bus, spec('one')), consume(replica, spec('two'))]);
 
       const ids: string[] = [];
       for (let i = 0; i < 40; i++) {
@@ -542,8 +552,9 @@ describe('Bus against a real NATS server', () => {
         ids.push(d.id);
       }
 
-      await waitFor(async () => handled.size === ids.length, { what: 'every event to be handled' });
-      await sleep(300);
+      // One durable: acked by either replica, nothing left that could be handled again.
+      const info = await waitFor(async () => handled.size === ids.length && settled(c), { what: 'every event handled and acked' });
+      expect(info.delivered.consumer_seq).toBe(ids.length);
       expect([...handled.keys()].sort()).toEqual([...ids].sort());
       const by = [...handled.values()];
       expect(by.every((who) => who.length === 1)).toBe(true);

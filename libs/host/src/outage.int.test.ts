@@ -79,6 +79,13 @@ describe('a Postgres outage under a running Hearth', () => {
   });
 
   const get = (path: string): Promise<Response> => fetch(`${hearth.url}${path}`, { signal: AbortSignal.timeout(10_000) });
+  /** Deliveries (redeliveries included) by the toy projection's consumer so far. */
+  const deliveries = async (): Promise<number> => {
+    const consumers = await hearth.bus.jsm.consumers.list(hearth.bus.topology.stream('memory')).next();
+    const c = consumers.find((i) => i.name.includes(seen.name));
+    if (!c) throw new Error('no consumer of the toy projection');
+    return c.delivered.consumer_seq;
+  };
   const add = (id: string) => appendDecided(hearth.bus, 'memory', 'u1', () => [{ id, type: 'hearth.toy.Seen', payload: new Uint8Array(), userId: 'u1', occurredAt: new Date(0) }]);
 
   it('answers 503 with Retry-After and pauses consumers while it is down, then recovers by itself', async () => {
@@ -91,9 +98,11 @@ describe('a Postgres outage under a running Hearth', () => {
     expect(down.status).toBe(503);
     expect(down.headers.get('retry-after')).toBe('2');
     expect(((await down.json()) as { error: unknown }).error).toMatchObject({ code: 'UNAVAILABLE', details: { retry_after_seconds: 2 } });
-    // Appended while the database is away: paused, not counted toward quarantine (maxDeliver is 2).
+    // Appended while the database is away: paused, not counted toward quarantine (maxDeliver is 2),
+    // however often it is tried: wait until it was delivered more than maxDeliver times.
+    const before = await deliveries();
     await add('during');
-    await new Promise((r) => setTimeout(r, 1_500));
+    await waitFor(async () => (await deliveries()) > before + 2, { what: 'the event of the outage tried past maxDeliver' });
 
     await pg.start();
     await waitFor(async () => (await get('/readyz')).status === 200, { what: '/readyz ready again', timeoutMs: 30_000 });

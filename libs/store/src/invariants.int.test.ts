@@ -21,6 +21,7 @@ import {
   openDatabase,
   quarantinedEvents,
   replayProjection,
+  requirePosition,
   schemaDb,
   startProjection,
   startReactor,
@@ -135,6 +136,11 @@ describe('event-log invariants (real NATS and Postgres)', () => {
     }
   }
 
+  /** Nothing pending or unacked on these consumers: no delivery is left to apply anything again. */
+  async function allAcked(consumers: RunningConsumer[]): Promise<boolean> {
+    return (await Promise.all(consumers.map((c) => c.lag()))).every((n) => n === 0);
+  }
+
   async function rows(table: string): Promise<any[]> {
     return db.selectFrom(table).selectAll().orderBy('user_id').execute();
   }
@@ -171,7 +177,8 @@ describe('event-log invariants (real NATS and Postgres)', () => {
       }),
     );
     await waitFor(async () => (await rows('counters'))[0]?.applied === 2 && crashes > 1, { what: 'both events applied after the crash' });
-    await new Promise((r) => setTimeout(r, 200));
+    // Every delivery acked: no redelivery left that could apply an event again.
+    await waitFor(() => allAcked(running), { what: 'the consumer to ack both events' });
     expect(crashes).toBeGreaterThan(1);
     expect(await rows('counters')).toEqual([{ user_id: 'u1', last_n: 2, applied: 2, out_of_order: 0 }]);
   });
@@ -191,7 +198,7 @@ describe('event-log invariants (real NATS and Postgres)', () => {
       }, { maxDeliver: 5 })),
     );
     await waitFor(async () => tries >= 2 && (await bus.lastSeq('trust')) > 0, { what: 'the reactor to run twice' });
-    await new Promise((r) => setTimeout(r, 200));
+    await waitFor(() => allAcked(running), { what: 'the reactor to ack its event' });
     const outputs: StoredEvent[] = [];
     for await (const e of bus.read('trust')) outputs.push(e);
     expect(outputs.map((o) => o.id)).toEqual(['echo-u1-1']);
@@ -317,6 +324,28 @@ describe('event-log invariants (real NATS and Postgres)', () => {
     expect(await listDeadLetters(bus)).toEqual([]);
   });
 
+  it('waits out a read model that is behind: a reactor\'s ProjectionBehindError never counts toward quarantine', async () => {
+    await publishAll(['b1'], 1);
+    let tries = 0;
+    running.push(
+      ...(await startReactor(bus, db, 'trust', {
+        name: 'after-counters',
+        sources: ['memory'],
+        async react(e) {
+          tries++;
+          // Decides only on the counters read model holding this very event.
+          await requirePosition(db, 'counters', e, { timeoutMs: 5 });
+          await appendDecided(bus, 'trust', e.userId, () => [{ ...counted(e.userId, 1), id: `after-${e.id}`, causationId: e.id }]);
+        },
+      }, { maxDeliver: 2 })),
+    );
+    // Behind past maxDeliver handlings, then the projection starts and catches up.
+    await waitFor(async () => tries > 3, { what: 'the reactor to meet the lagging read model more than maxDeliver times' });
+    running.push(...(await startProjection(bus, db, 'memory', counterProjection())));
+    await waitFor(async () => (await bus.lastSeq('trust')) > 0, { what: 'the reactor to decide once the read model caught up' });
+    expect(await listDeadLetters(bus)).toEqual([]);
+  });
+
   it('abandons a handler past its deadline, reports the consumer stalled, and retries the event', async () => {
     await publishAll(['d1'], 1);
     let release: () => void = () => undefined;
@@ -356,7 +385,7 @@ describe('event-log invariants (real NATS and Postgres)', () => {
       },
       { timeoutMs: 60_000, what: '2000 events applied' },
     );
-    await new Promise((r) => setTimeout(r, 300));
+    await waitFor(() => allAcked(running), { what: 'the replicas to ack every event' });
     const counters = await rows('counters');
     expect(counters).toHaveLength(50);
     for (const c of counters) expect(c).toMatchObject({ last_n: 40, applied: 40, out_of_order: 0 });
