@@ -8,6 +8,7 @@ import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { TelemetryError } from './errors.js';
 import { rebindGauges } from './metrics.js';
+import { startRuntimeMetrics, UNIT_SUFFIX_VIEWS } from './runtime.js';
 
 export interface TelemetryOptions {
   /**
@@ -48,6 +49,7 @@ interface ProcessTelemetry {
   readonly meterProvider: MeterProvider;
   readonly prometheus: PrometheusExporter;
   readonly serializer: PrometheusSerializer;
+  readonly stopRuntimeMetrics: () => void;
   /** Live handles per service name. */
   readonly holders: Map<string, number>;
 }
@@ -55,9 +57,17 @@ interface ProcessTelemetry {
 let current: ProcessTelemetry | undefined;
 
 /**
+ * `service.name` as a `service_name` label on every metric, so dashboards and alerts
+ * group by service whatever labels the scrape config adds (`hearth` when one process
+ * runs every service).
+ */
+const SERVICE_LABEL = /^service\.name$/;
+
+/**
  * Sets up tracing (W3C propagation, async-local context) and metrics (Prometheus
- * text, no server of its own) once per process. All services may run in one process,
- * so repeated calls share the same providers and each returns its own handle.
+ * text, no server of its own; the process's runtime metrics included) once per
+ * process. All services may run in one process, so repeated calls share the same
+ * providers and each returns its own handle.
  */
 export function initTelemetry(options: TelemetryOptions): Telemetry {
   const state = (current ??= startProcessTelemetry(options));
@@ -91,8 +101,8 @@ function startProcessTelemetry(options: TelemetryOptions): ProcessTelemetry {
   }
   const tracerProvider = new BasicTracerProvider({ resource, spanProcessors });
 
-  const prometheus = new PrometheusExporter({ preventServerStart: true });
-  const meterProvider = new MeterProvider({ resource, readers: [prometheus] });
+  const prometheus = new PrometheusExporter({ preventServerStart: true, withResourceConstantLabels: SERVICE_LABEL });
+  const meterProvider = new MeterProvider({ resource, readers: [prometheus], views: UNIT_SUFFIX_VIEWS });
 
   const registered = {
     context: context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable()),
@@ -121,7 +131,8 @@ function startProcessTelemetry(options: TelemetryOptions): ProcessTelemetry {
     tracerProvider,
     meterProvider,
     prometheus,
-    serializer: new PrometheusSerializer(),
+    serializer: new PrometheusSerializer(undefined, undefined, SERVICE_LABEL),
+    stopRuntimeMetrics: startRuntimeMetrics(meterProvider),
     holders: new Map(),
   };
 }
@@ -134,6 +145,7 @@ async function renderMetrics(state: ProcessTelemetry): Promise<string> {
 }
 
 async function stopProcessTelemetry(state: ProcessTelemetry): Promise<void> {
+  state.stopRuntimeMetrics();
   try {
     await Promise.all([state.tracerProvider.shutdown(), state.meterProvider.shutdown()]);
   } finally {
