@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 // Checks deploy/ without a cluster: every YAML file parses, every kustomization lists
 // files that exist, and the manifests keep what deploy/README.md promises (eight
-// services, identical but for their name, probes, draining, non-root, read-only root;
-// a NATS user per service that may publish only its own stream, TLS, NetworkPolicies,
-// an image that defaults to production; event encryption on, the KEK from its Secret,
-// the data-key bucket open to every service and secure erase to ingress alone).
+// services, each with its own image, probes, draining, non-root, read-only root, a PDB,
+// an HPA and its NetworkPolicy; a NATS user per service that may publish only its own
+// stream, TLS, NetworkPolicies, an image that defaults to production; event encryption
+// on, the KEK from its Secret, the data-key bucket open to every service and secure
+// erase to ingress alone).
 //   node deploy/check.mjs
+// The unit test scripts/deploy/manifests.unit.test.ts runs it (so CI does), besides
+// validating every object against the Kubernetes schemas; services/*.yaml and
+// network-policies.yaml are synthesized by `pnpm deploy:synth` (scripts/deploy/).
 // check-nats.mjs runs the same NATS permissions on a real server.
 // Uses the `yaml` package: a direct dependency if there is one, else the copy pnpm
 // installs for the toolchain (node_modules/.pnpm/yaml@2.*).
@@ -70,7 +74,8 @@ for (const [file, docs] of files) {
     }
   }
 }
-const applied = new Set(['kustomization.yaml', 'infra/kustomization.yaml']);
+// monitoring/ is applied on its own (it needs the Prometheus Operator's CRDs).
+const applied = new Set(['kustomization.yaml', 'infra/kustomization.yaml', 'services/kustomization.yaml', 'monitoring/kustomization.yaml']);
 for (const file of files.keys()) {
   const listed = [...applied].some((k) =>
     (files.get(k)?.[0]?.resources ?? []).some((r) => join(dirname(k), r) === file),
@@ -94,17 +99,6 @@ function expectAt(where, obj, path, expected) {
 /** `belief-graph` → `BELIEF_GRAPH`, as in environment variable names. */
 const upper = (svc) => svc.toUpperCase().replace(/-/g, '_');
 
-/** The manifests of one service with its name replaced (in values only), for comparison. */
-function normalised(svc, value) {
-  if (typeof value === 'string') {
-    return value === svc ? '<svc>' : value.replaceAll(`services/${svc}/`, 'services/<svc>/').replace(new RegExp(`^NATS_PASSWORD_${upper(svc)}$`), 'NATS_PASSWORD_<SVC>');
-  }
-  if (Array.isArray(value)) return value.map((v) => normalised(svc, v));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalised(svc, v)]));
-  return value;
-}
-
-let reference;
 for (const svc of SERVICES) {
   const file = `services/${svc}.yaml`;
   const docs = files.get(file);
@@ -113,17 +107,25 @@ for (const svc of SERVICES) {
     continue;
   }
   if (!existsSync(join(repo, 'services', svc, 'src', 'main.ts'))) fail(file, `services/${svc}/src/main.ts does not exist`);
-  const dep = docs.find((d) => d.kind === 'Deployment' && d.metadata.name === svc);
-  const pdb = docs.find((d) => d.kind === 'PodDisruptionBudget' && d.metadata.name === svc);
-  if (!dep || !pdb) {
-    fail(file, 'needs a Deployment and a PodDisruptionBudget named after the service');
+  const named = (kind) => docs.find((d) => d.kind === kind && d.metadata.name === svc);
+  const dep = named('Deployment');
+  const pdb = named('PodDisruptionBudget');
+  const hpa = named('HorizontalPodAutoscaler');
+  const netpol = named('NetworkPolicy');
+  if (!dep || !pdb || !hpa || !netpol) {
+    fail(file, 'needs a Deployment, a PodDisruptionBudget, a HorizontalPodAutoscaler and a NetworkPolicy named after the service');
     continue;
   }
   const pod = dep.spec.template.spec;
   const c = pod.containers[0];
   const at = `${file} Deployment`;
-  expectAt(at, dep, 'spec.replicas', 2);
-  expectAt(at, c, 'command', ['node', '--import', 'tsx', `services/${svc}/src/main.ts`]);
+  // The HPA owns the replica count (at least two); the image's own command starts the service.
+  expectAt(at, dep, 'spec.replicas', undefined);
+  if (!(hpa.spec.minReplicas >= 2)) fail(`${file} HorizontalPodAutoscaler`, 'minReplicas below 2');
+  expectAt(`${file} HorizontalPodAutoscaler`, hpa, 'spec.scaleTargetRef', { apiVersion: 'apps/v1', kind: 'Deployment', name: svc });
+  expectAt(`${file} HorizontalPodAutoscaler`, hpa, 'spec.metrics.1.pods.metric.name', 'hearth_consumer_lag');
+  expectAt(at, c, 'command', undefined);
+  if (!new RegExp(`/hearth-${svc}:[\\w.-]+$`).test(c.image ?? '')) fail(at, `image ${c.image} is not <registry>/hearth-${svc}:<tag>`);
   expectAt(at, c, 'envFrom', [{ configMapRef: { name: 'hearth-config' } }, { secretRef: { name: 'hearth-secrets' } }]);
   expectAt(at, c, 'ports', [{ name: 'http', containerPort: 8080 }]);
   expectAt(at, c, 'livenessProbe.httpGet.path', '/healthz');
@@ -145,24 +147,26 @@ for (const svc of SERVICES) {
   expectAt(at, pod.volumes.find((v) => v.name === 'nats-ca'), 'secret', { secretName: 'nats-server-tls', items: [{ key: 'ca.crt', path: 'ca.crt' }] });
   // Its own NATS user, whose password only it reads; the one KEK of all services (and the
   // previous one, present only during a rotation).
-  expectAt(at, c, 'env', [
+  expectAt(at, c, 'env.4', { name: 'PORT', value: String(c.ports?.[0]?.containerPort) });
+  // The V8 heap stays inside the container's memory limit.
+  const heap = Number(/^--max-old-space-size=(\d+)$/.exec(c.env.find((e) => e.name === 'NODE_OPTIONS')?.value ?? '')?.[1]);
+  const limitMi = Number(/^(\d+)Mi$/.exec(c.resources?.limits?.memory ?? '')?.[1]);
+  if (!(heap > 0 && heap < limitMi)) fail(at, `NODE_OPTIONS --max-old-space-size=${heap} is not inside the memory limit ${c.resources?.limits?.memory}`);
+  expectAt(at, { env: c.env.slice(0, 4) }, 'env', [
     { name: 'NATS_USER', value: svc },
     { name: 'NATS_PASSWORD', valueFrom: { secretKeyRef: { name: 'hearth-nats-users', key: `NATS_PASSWORD_${upper(svc)}` } } },
     { name: 'HEARTH_KEK', valueFrom: { secretKeyRef: { name: 'hearth-kek', key: 'HEARTH_KEK', optional: true } } },
     { name: 'HEARTH_KEK_PREVIOUS', valueFrom: { secretKeyRef: { name: 'hearth-kek-previous', key: 'HEARTH_KEK_PREVIOUS', optional: true } } },
   ]);
   expectAt(at, pdb, 'spec.selector', dep.spec.selector);
+  expectAt(at, pdb, 'spec.minAvailable', 1);
+  expectAt(`${file} NetworkPolicy`, netpol, 'spec.podSelector', dep.spec.selector);
+  expectAt(`${file} NetworkPolicy`, netpol, 'spec.policyTypes', ['Ingress', 'Egress']);
   const services = docs.filter((d) => d.kind === 'Service');
   if (svc === 'ingress') {
     expectAt(file, services[0], 'spec.ports', [{ name: 'http', port: 80, targetPort: 'http' }]);
     expectAt(file, services[0], 'spec.selector', dep.spec.selector.matchLabels);
   } else if (services.length > 0) fail(file, 'only ingress has a Service');
-
-  const shape = normalised(svc, [dep, pdb]);
-  if (!reference) reference = { svc, shape };
-  else if (JSON.stringify(shape) !== JSON.stringify(reference.shape)) {
-    fail(file, `differs from services/${reference.svc}.yaml in more than the name`);
-  }
 }
 
 // Every pod runs non-root with a read-only root filesystem (namespace: PSS restricted).
@@ -185,7 +189,6 @@ const config = find('ConfigMap', 'hearth-config');
 for (const [key, value] of Object.entries({
   HEARTH_ENV: 'production',
   HEARTH_NAMESPACE: 'hearth',
-  PORT: '8080',
   HOST: '0.0.0.0',
 })) {
   expectAt('config.yaml', config, `data.${key}`, value);
@@ -379,22 +382,33 @@ for (const name of ['nats', 'nats.hearth.svc', '*.nats-headless']) {
   if (!natsCert?.spec.dnsNames?.includes(name)) fail('infra/nats-tls.yaml', `the certificate does not name ${name}`);
 }
 
-// NetworkPolicies: deny by default; NATS (and an in-namespace Postgres) only from the services.
+// NetworkPolicies: deny by default; NATS (and an in-namespace Postgres) only from the services;
+// the API only through the ingress controller, /metrics only from the monitoring namespace.
 const policies = all.filter((d) => d.doc.kind === 'NetworkPolicy').map((d) => d.doc);
 const policy = (name) => policies.find((p) => p.metadata.name === name);
 expectAt('network-policies.yaml default-deny', policy('default-deny'), 'spec', { podSelector: {}, policyTypes: ['Ingress', 'Egress'] });
 const servicePods = { matchLabels: { 'app.kubernetes.io/part-of': 'hearth' }, matchExpressions: [{ key: 'app.kubernetes.io/name', operator: 'In', values: SERVICES }] };
-expectAt('network-policies.yaml hearth-services', policy('hearth-services'), 'spec.podSelector', servicePods);
 expectAt('network-policies.yaml nats', policy('nats'), 'spec.ingress.0', {
   from: [{ podSelector: servicePods }, { podSelector: { matchLabels: { 'hearth.dev/nats-admin': 'true' } } }],
   ports: [{ protocol: 'TCP', port: 4222 }],
 });
 expectAt('network-policies.yaml postgres', policy('postgres'), 'spec.ingress', [{ from: [{ podSelector: servicePods }], ports: [{ protocol: 'TCP', port: 5432 }] }]);
-expectAt('network-policies.yaml ingress-http', policy('ingress-http'), 'spec.ingress', [{ ports: [{ protocol: 'TCP', port: 8080 }] }]);
+const namespaceOnly = (rule) => rule.from.every((peer) => peer.namespaceSelector && !peer.podSelector && !peer.ipBlock);
+for (const svc of SERVICES) {
+  const p = policy(svc);
+  const at = `services/${svc}.yaml NetworkPolicy`;
+  if (!p) continue;
+  const ingress = p.spec.ingress ?? [];
+  // Rule 0: Prometheus; rule 1 (ingress only): the ingress controller. Both from a namespace, to the HTTP port.
+  if (ingress.length !== (svc === 'ingress' ? 2 : 1) || !ingress.every(namespaceOnly)) fail(at, 'ingress beyond /metrics from monitoring (and, for ingress, the API from the ingress controller)');
+  expectAt(at, p, 'spec.ingress.0.from.0.namespaceSelector.matchLabels', { 'kubernetes.io/metadata.name': 'monitoring' });
+  const egressTo = (port) => (p.spec.egress ?? []).some((rule) => rule.ports?.some((x) => x.port === port));
+  for (const port of [53, 4222, 5432]) if (!egressTo(port)) fail(at, `no egress to port ${port}`);
+  if (egressTo(6333) !== (svc === 'memory')) fail(at, 'only memory reaches Qdrant');
+}
 for (const p of policies) {
-  // Any port open to every source is the API's alone.
   for (const rule of p.spec.ingress ?? []) {
-    if (!rule.from && p.metadata.name !== 'ingress-http') fail(`network-policies.yaml ${p.metadata.name}`, 'an ingress rule open to every source');
+    if (!rule.from) fail(`NetworkPolicy ${p.metadata.name}`, 'an ingress rule open to every source');
   }
 }
 
