@@ -35,6 +35,8 @@ export interface BusOptions {
   pass?: string;
   /** Subject and stream root; tests use a unique one. */
   namespace: string;
+  /** This process's build (HEARTH_BUILD), recorded in every envelope it appends. */
+  build?: string;
   logger: BusLogger;
   /**
    * JetStream dedup window for Msg-Id.
@@ -205,7 +207,7 @@ export class Bus {
       h.set(HEADER_TYPE, d.type);
       propagation.inject(context.active(), h, headerSetter);
       try {
-        const ack = await this.js.publish(subject, encodeEnvelope(d, service, expected, await this.seal(d)), {
+        const ack = await this.js.publish(subject, encodeEnvelope(d, service, expected, await this.seal(d), this.opts.build), {
           msgID: d.id,
           expect: { lastSubjectSequence: expected },
           headers: h,

@@ -63,6 +63,8 @@ export interface StoredEvent {
   payload: Uint8Array;
   /** Service that appended it. */
   service: string;
+  /** The build that appended it ('' for none, or a build before the field). */
+  producerBuild: string;
   stream: string;
   subject: string;
   /** Stream sequence of this event. */
@@ -90,7 +92,7 @@ export interface SealedPayload {
   erased: boolean;
 }
 
-export function encodeEnvelope(d: EventDraft, service: string, prevSeq: number, sealed?: SealedPayload): Uint8Array {
+export function encodeEnvelope(d: EventDraft, service: string, prevSeq: number, sealed?: SealedPayload, producerBuild = ''): Uint8Array {
   return common.Envelope.encode({
     eventId: d.id,
     type: d.type,
@@ -104,6 +106,7 @@ export function encodeEnvelope(d: EventDraft, service: string, prevSeq: number, 
     service,
     keyGeneration: sealed?.keyGeneration ?? 0,
     erased: sealed?.erased ?? false,
+    producerBuild,
   }).finish();
 }
 
@@ -122,6 +125,7 @@ export function decodeEnvelope(
     schemaVersion: e.schemaVersion,
     payload: e.payload,
     service: e.service,
+    producerBuild: e.producerBuild,
     stream: where.stream,
     subject: where.subject,
     seq: where.seq,

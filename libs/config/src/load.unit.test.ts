@@ -26,6 +26,7 @@ describe('loadConfig', () => {
 
     expect(config).toEqual({
       HEARTH_ENV: 'production',
+      HEARTH_BUILD: '',
       HEARTH_NAMESPACE: 'hearth',
       NATS_URL: 'nats://127.0.0.1:4222',
       PGLITE_DIR: '.data/pglite',

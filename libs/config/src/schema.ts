@@ -89,6 +89,12 @@ export const baseEnvSchema = z.object({
    */
   HEARTH_ENV: z.enum(HEARTH_ENVS).default('production'),
   /**
+   * This build's label (an image tag or a commit; deploy/Dockerfile's HEARTH_BUILD
+   * argument), recorded in every event this process appends (`producer_build`).
+   * @default ''
+   */
+  HEARTH_BUILD: z.string().max(128).default(''),
+  /**
    * Root of every NATS subject, stream and KV bucket name (`<ns>.<service>.v1.<user>`),
    * so test runs and deployments can share one server without colliding.
    * @default 'hearth'

@@ -9,6 +9,7 @@ import { createLogger, initTelemetry, observableGauge, type GaugeRegistration, t
 import { eventEncryption, loadHostConfig, type HostConfig } from './config.js';
 import { createHealthProbe, type HealthProbe, type ReadinessReport } from './health.js';
 import { ApiErrorFilter } from './http-errors.js';
+import { instrumentHttpServer } from './http-metrics.js';
 import { hearthModule } from './module.js';
 import { PinoNestLogger } from './nest-logger.js';
 import { schemaFor, type ServiceContext, type ServiceDefinition, type ServiceRuntime } from './service.js';
@@ -97,6 +98,7 @@ export async function runHearth(opts: RunHearthOptions): Promise<HearthProcess> 
       user: config.NATS_USER,
       pass: config.NATS_PASSWORD,
       namespace: config.HEARTH_NAMESPACE,
+      build: config.HEARTH_BUILD,
       logger: log,
       streamReplicas: config.NATS_STREAM_REPLICAS,
       duplicateWindowMs: config.NATS_DUPLICATE_WINDOW_MS,
@@ -174,7 +176,7 @@ export async function runHearth(opts: RunHearthOptions): Promise<HearthProcess> 
         return false;
       },
     });
-    res.gauges = hostGauges(definitions, transport);
+    res.gauges = hostGauges(definitions, transport, probe);
 
     const app = (res.app = await NestFactory.create<NestFastifyApplication>(
       hearthModule({
@@ -195,6 +197,7 @@ export async function runHearth(opts: RunHearthOptions): Promise<HearthProcess> 
       // abortOnError: a failed boot throws to the caller instead of exiting the process.
       { logger: new PinoNestLogger(log), abortOnError: false },
     ));
+    instrumentHttpServer(app.getHttpAdapter().getInstance());
     app.useGlobalFilters(new ApiErrorFilter(app.getHttpAdapter(), log));
     app.connectMicroservice({ strategy: transport });
     if (opts.installSignalHandlers) {
@@ -272,9 +275,17 @@ function checkedDefinitions(services: readonly ServiceDefinition[]): readonly Se
   return services;
 }
 
-/** `hearth_service_up` and `hearth_consumer_bound`: what /readyz sees, for dashboards. */
-function hostGauges(definitions: readonly ServiceDefinition[], transport: JetStreamTransport): GaugeRegistration[] {
+/**
+ * `hearth_service_up`, `hearth_consumer_bound` and `hearth_ready`: what /readyz sees,
+ * for dashboards and alerts (deploy/monitoring).
+ */
+function hostGauges(definitions: readonly ServiceDefinition[], transport: JetStreamTransport, probe: HealthProbe): GaugeRegistration[] {
   return [
+    // The probe's own checks are time-boxed (2 s), within a scrape's timeout.
+    observableGauge('hearth_ready', 'Whether this process would answer /readyz with 200 (1) or 503 (0)', async (result) => {
+      const { ready } = await probe.readiness();
+      for (const d of definitions) result.observe(ready ? 1 : 0, { service: d.name });
+    }),
     observableGauge('hearth_service_up', 'Services hosted by this process (1 while running)', (result) => {
       for (const d of definitions) result.observe(transport.isListening() ? 1 : 0, { service: d.name });
     }),

@@ -16,6 +16,7 @@ export function storedEvent<T>(type: EventType<T>, value: T, over: Partial<Store
     schemaVersion: 1,
     payload: type.encode(value),
     service: '',
+    producerBuild: '',
     stream: '',
     subject: '',
     seq: 1,

@@ -55,6 +55,12 @@ export interface Envelope {
    * payload was withheld and is empty.
    */
   erased: boolean;
+  /**
+   * The build of the process that appended the event (HEARTH_BUILD: an image tag
+   * or a commit); "" when unset, or when a build older than this field appended
+   * it. During a rolling upgrade it tells which version wrote what.
+   */
+  producerBuild: string;
 }
 
 /** DeadLetter keeps an event that a consumer gave up on, with why. */
@@ -88,6 +94,7 @@ function createBaseEnvelope(): Envelope {
     service: "",
     keyGeneration: 0,
     erased: false,
+    producerBuild: "",
   };
 }
 
@@ -131,6 +138,9 @@ export const Envelope: MessageFns<Envelope> = {
     }
     if (message.erased !== false) {
       writer.uint32(96).bool(message.erased);
+    }
+    if (message.producerBuild !== "") {
+      writer.uint32(106).string(message.producerBuild);
     }
     return writer;
   },
@@ -244,6 +254,14 @@ export const Envelope: MessageFns<Envelope> = {
             message.erased = reader.bool();
             continue;
           }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.producerBuild = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -302,6 +320,11 @@ export const Envelope: MessageFns<Envelope> = {
         ? globalThis.Number(object.key_generation)
         : 0,
       erased: isSet(object.erased) ? globalThis.Boolean(object.erased) : false,
+      producerBuild: isSet(object.producerBuild)
+        ? globalThis.String(object.producerBuild)
+        : isSet(object.producer_build)
+        ? globalThis.String(object.producer_build)
+        : "",
     };
   },
 
@@ -343,6 +366,9 @@ export const Envelope: MessageFns<Envelope> = {
     if (message.erased !== undefined) {
       obj.erased = message.erased;
     }
+    if (message.producerBuild !== undefined) {
+      obj.producerBuild = message.producerBuild;
+    }
     return obj;
   },
 
@@ -365,6 +391,7 @@ export const Envelope: MessageFns<Envelope> = {
     message.service = object.service ?? "";
     message.keyGeneration = object.keyGeneration ?? 0;
     message.erased = object.erased ?? false;
+    message.producerBuild = object.producerBuild ?? "";
     return message;
   },
 };
