@@ -1,46 +1,55 @@
-import { eventType } from '@hearth/bus';
-import { belief, ingress, memory, orchestrator, retention, router, trust, uncertainty } from '@hearth/proto';
+import { eventType, type EventType, type MessageCodec } from '@hearth/bus';
+import { belief, ingress, memory, orchestrator, retention, router, trust, typeName, uncertainty, type EventCodec } from '@hearth/proto';
+
+/**
+ * An event type from its generated message: the name is the message's
+ * fully-qualified protobuf name from the registry, never written by hand (a message
+ * that is not in an events.proto throws here, at import).
+ */
+function eventOf<T>(codec: MessageCodec<T>): EventType<T> {
+  return eventType(typeName(codec as unknown as EventCodec), codec);
+}
 
 /** The typed catalogue of Hearth events: protobuf name and codec of each. */
 export const Events = {
-  UserCreated: eventType('hearth.ingress.v1.UserCreated', ingress.UserCreated),
-  OnboardingAnswered: eventType('hearth.ingress.v1.OnboardingAnswered', ingress.OnboardingAnswered),
-  TurnReceived: eventType('hearth.ingress.v1.TurnReceived', ingress.TurnReceived),
-  ControlsUpdated: eventType('hearth.ingress.v1.ControlsUpdated', ingress.ControlsUpdated),
-  AppOpened: eventType('hearth.ingress.v1.AppOpened', ingress.AppOpened),
-  AdminAccessed: eventType('hearth.ingress.v1.AdminAccessed', ingress.AdminAccessed),
-  TurnRouted: eventType('hearth.router.v1.TurnRouted', router.TurnRouted),
-  PersonaAssigned: eventType('hearth.orchestrator.v1.PersonaAssigned', orchestrator.PersonaAssigned),
-  TurnCompleted: eventType('hearth.orchestrator.v1.TurnCompleted', orchestrator.TurnCompleted),
-  ChatRefused: eventType('hearth.orchestrator.v1.ChatRefused', orchestrator.ChatRefused),
-  RelationshipUpdated: eventType('hearth.orchestrator.v1.RelationshipUpdated', orchestrator.RelationshipUpdated),
-  RetentionDeclined: eventType('hearth.orchestrator.v1.RetentionDeclined', orchestrator.RetentionDeclined),
-  MemoryRecorded: eventType('hearth.memory.v1.MemoryRecorded', memory.MemoryRecorded),
-  MemoryConfirmed: eventType('hearth.memory.v1.MemoryConfirmed', memory.MemoryConfirmed),
-  MemoriesInvalidated: eventType('hearth.memory.v1.MemoriesInvalidated', memory.MemoriesInvalidated),
-  TurnMemoryWritten: eventType('hearth.memory.v1.TurnMemoryWritten', memory.TurnMemoryWritten),
-  RetentionPlanned: eventType('hearth.retention.v1.RetentionPlanned', retention.RetentionPlanned),
-  RetentionAcknowledged: eventType('hearth.retention.v1.RetentionAcknowledged', retention.RetentionAcknowledged),
-  RetentionIgnored: eventType('hearth.retention.v1.RetentionIgnored', retention.RetentionIgnored),
-  AppOpenAttributed: eventType('hearth.retention.v1.AppOpenAttributed', retention.AppOpenAttributed),
-  BeliefsExtracted: eventType('hearth.belief.v1.BeliefsExtracted', belief.BeliefsExtracted),
-  BeliefsMerged: eventType('hearth.belief.v1.BeliefsMerged', belief.BeliefsMerged),
-  ExtractorVersionRolledBack: eventType('hearth.belief.v1.ExtractorVersionRolledBack', belief.ExtractorVersionRolledBack),
-  BeliefChallengeIssued: eventType('hearth.belief.v1.BeliefChallengeIssued', belief.BeliefChallengeIssued),
-  BeliefConfidenceUpdated: eventType('hearth.belief.v1.BeliefConfidenceUpdated', belief.BeliefConfidenceUpdated),
-  BeliefGardened: eventType('hearth.belief.v1.BeliefGardened', belief.BeliefGardened),
-  MessageChecked: eventType('hearth.uncertainty.v1.MessageChecked', uncertainty.MessageChecked),
-  UncertaintyRecorded: eventType('hearth.uncertainty.v1.UncertaintyRecorded', uncertainty.UncertaintyRecorded),
-  UncertaintySurfaced: eventType('hearth.uncertainty.v1.UncertaintySurfaced', uncertainty.UncertaintySurfaced),
-  UncertaintyResolved: eventType('hearth.uncertainty.v1.UncertaintyResolved', uncertainty.UncertaintyResolved),
-  UncertaintySteppedDown: eventType('hearth.uncertainty.v1.UncertaintySteppedDown', uncertainty.UncertaintySteppedDown),
-  ReliabilityChanged: eventType('hearth.uncertainty.v1.ReliabilityChanged', uncertainty.ReliabilityChanged),
-  ToleranceAdjusted: eventType('hearth.uncertainty.v1.ToleranceAdjusted', uncertainty.ToleranceAdjusted),
-  DriftCycled: eventType('hearth.uncertainty.v1.DriftCycled', uncertainty.DriftCycled),
-  FeedbackRecorded: eventType('hearth.trust.v1.FeedbackRecorded', trust.FeedbackRecorded),
-  GardenerDecided: eventType('hearth.trust.v1.GardenerDecided', trust.GardenerDecided),
-  OutcomeEvaluated: eventType('hearth.trust.v1.OutcomeEvaluated', trust.OutcomeEvaluated),
-  TrustUpdated: eventType('hearth.trust.v1.TrustUpdated', trust.TrustUpdated),
+  UserCreated: eventOf(ingress.UserCreated),
+  OnboardingAnswered: eventOf(ingress.OnboardingAnswered),
+  TurnReceived: eventOf(ingress.TurnReceived),
+  ControlsUpdated: eventOf(ingress.ControlsUpdated),
+  AppOpened: eventOf(ingress.AppOpened),
+  AdminAccessed: eventOf(ingress.AdminAccessed),
+  TurnRouted: eventOf(router.TurnRouted),
+  PersonaAssigned: eventOf(orchestrator.PersonaAssigned),
+  TurnCompleted: eventOf(orchestrator.TurnCompleted),
+  ChatRefused: eventOf(orchestrator.ChatRefused),
+  RelationshipUpdated: eventOf(orchestrator.RelationshipUpdated),
+  RetentionDeclined: eventOf(orchestrator.RetentionDeclined),
+  MemoryRecorded: eventOf(memory.MemoryRecorded),
+  MemoryConfirmed: eventOf(memory.MemoryConfirmed),
+  MemoriesInvalidated: eventOf(memory.MemoriesInvalidated),
+  TurnMemoryWritten: eventOf(memory.TurnMemoryWritten),
+  RetentionPlanned: eventOf(retention.RetentionPlanned),
+  RetentionAcknowledged: eventOf(retention.RetentionAcknowledged),
+  RetentionIgnored: eventOf(retention.RetentionIgnored),
+  AppOpenAttributed: eventOf(retention.AppOpenAttributed),
+  BeliefsExtracted: eventOf(belief.BeliefsExtracted),
+  BeliefsMerged: eventOf(belief.BeliefsMerged),
+  ExtractorVersionRolledBack: eventOf(belief.ExtractorVersionRolledBack),
+  BeliefChallengeIssued: eventOf(belief.BeliefChallengeIssued),
+  BeliefConfidenceUpdated: eventOf(belief.BeliefConfidenceUpdated),
+  BeliefGardened: eventOf(belief.BeliefGardened),
+  MessageChecked: eventOf(uncertainty.MessageChecked),
+  UncertaintyRecorded: eventOf(uncertainty.UncertaintyRecorded),
+  UncertaintySurfaced: eventOf(uncertainty.UncertaintySurfaced),
+  UncertaintyResolved: eventOf(uncertainty.UncertaintyResolved),
+  UncertaintySteppedDown: eventOf(uncertainty.UncertaintySteppedDown),
+  ReliabilityChanged: eventOf(uncertainty.ReliabilityChanged),
+  ToleranceAdjusted: eventOf(uncertainty.ToleranceAdjusted),
+  DriftCycled: eventOf(uncertainty.DriftCycled),
+  FeedbackRecorded: eventOf(trust.FeedbackRecorded),
+  GardenerDecided: eventOf(trust.GardenerDecided),
+  OutcomeEvaluated: eventOf(trust.OutcomeEvaluated),
+  TrustUpdated: eventOf(trust.TrustUpdated),
 } as const;
 
 export type UserCreated = ingress.UserCreated;

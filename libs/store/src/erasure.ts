@@ -11,7 +11,7 @@ import {
   type ServiceName,
   type StoredEvent,
 } from '@hearth/bus';
-import { commonEvents } from '@hearth/proto';
+import { commonEvents, typeName } from '@hearth/proto';
 import { counter, histogram } from '@hearth/telemetry';
 import type { Projection } from './projection.js';
 import { startReactor, type Reactor } from './reactor.js';
@@ -19,8 +19,8 @@ import { runtimeDb, type AnyDb } from './runtime.js';
 
 /** The erasure events every service understands (proto/hearth/common/v1/events.proto). */
 export const ErasureEvents = {
-  UserErased: eventType('hearth.common.v1.UserErased', commonEvents.UserErased),
-  ErasureApplied: eventType('hearth.common.v1.ErasureApplied', commonEvents.ErasureApplied),
+  UserErased: eventType(typeName(commonEvents.UserErased), commonEvents.UserErased),
+  ErasureApplied: eventType(typeName(commonEvents.ErasureApplied), commonEvents.ErasureApplied),
 } as const;
 
 export interface ErasureOptions {
