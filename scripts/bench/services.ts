@@ -25,7 +25,9 @@ const program = new Command('bench:services')
   .parse();
 const opts = program.opts<{ users: number; turns: number; concurrency: number }>();
 const env = requiredServerEnv((m) => program.error(m), 'Set NATS_URL and DATABASE_URL (a real NATS and Postgres).');
-const TICKS_PER_SECOND = 100; // Linux USER_HZ: /proc/<pid>/stat counts CPU in these.
+const TICKS_PER_SECOND = 100;
+/** How long the idle cost is measured, with every process up and no traffic. */
+const IDLE_SECONDS = 10; // Linux USER_HZ: /proc/<pid>/stat counts CPU in these.
 
 /** CPU seconds (user + system) a process has used so far. */
 function cpuSeconds(pid: number): number {
@@ -90,6 +92,12 @@ try {
   // A warm-up turn each, so first-use costs (JIT, pools) are not in the figures.
   await Promise.all(users.map((u) => api.sendTurn(u, 1)));
 
+  // What each process costs with no traffic at all (pollers, consumer pulls, metrics).
+  await drained([...running.values()]);
+  const idleFrom = new Map([...running].map(([n, s]) => [n, cpuSeconds(s.child.pid!)]));
+  await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
+  const idle = new Map([...running].map(([n, s]) => [n, (cpuSeconds(s.child.pid!) - idleFrom.get(n)!) / IDLE_SECONDS]));
+
   const cpuBefore = new Map([...running].map(([n, s]) => [n, cpuSeconds(s.child.pid!)]));
   const started = performance.now();
   let next = 0;
@@ -113,12 +121,12 @@ try {
     const cpu = cpuSeconds(s.child.pid!) - cpuBefore.get(name)!;
     const mem = memoryOf(s.child.pid!);
     rows.push(
-      `| ${name} | ${Math.round(s.readyMs)} ms | ${mib(s.rssBytes)} | ${mib(mem.peak)} | ${((cpu * 1000) / opts.turns).toFixed(2)} ms | ${Math.round((cpu / wallS) * 1000)}m |`,
+      `| ${name} | ${Math.round(s.readyMs)} ms | ${mib(s.rssBytes)} | ${mib(mem.peak)} | ${Math.round(idle.get(name)! * 1000)}m | ${((cpu * 1000) / opts.turns).toFixed(2)} ms | ${Math.round((cpu / wallS) * 1000)}m |`,
     );
   }
   process.stdout.write(
     `\n${opts.turns} turns at concurrency ${opts.concurrency}, ${opts.users} users: ${(opts.turns / wallS).toFixed(1)} turns/s, errors: ${[...errors].map(([c, n]) => `${n} × ${c}`).join(', ') || 'none'}\n\n` +
-      `| service | start to ready | RSS at ready | peak RSS | CPU per turn | cores under load |\n|---|---|---|---|---|---|\n${rows.join('\n')}\n`,
+      `| service | start to ready | RSS at ready | peak RSS | cores idle | CPU per turn | cores under load |\n|---|---|---|---|---|---|---|\n${rows.join('\n')}\n`,
   );
 } finally {
   for (const s of running.values()) await stopGracefully(s.child).catch(() => undefined);

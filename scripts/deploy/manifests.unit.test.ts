@@ -115,7 +115,11 @@ describe('deploy manifests', () => {
     expect(hpa.metrics!.map((m) => m.resource?.name ?? m.pods?.metric.name)).toEqual(['cpu', 'hearth_consumer_lag']);
     expect(c.resources!.requests).toEqual({ cpu: `${RESOURCES[name].cpuRequestMilli}m`, memory: `${RESOURCES[name].memoryRequestMi}Mi` });
     const measured = RESOURCES[name].measured;
-    if (measured) expect(RESOURCES[name].memoryRequestMi).toBeGreaterThanOrEqual(measured.rssAtReadyMi);
+    expect(measured).not.toBeNull();
+    if (measured) {
+      expect(RESOURCES[name].memoryRequestMi).toBeGreaterThanOrEqual(measured.peakRssMi);
+      expect(RESOURCES[name].cpuRequestMilli).toBeGreaterThanOrEqual(measured.cpuUnderLoadMilli * 0.9);
+    }
     expect(Boolean(find('Service', name))).toBe(s.service !== null);
   });
 

@@ -73,28 +73,28 @@ export interface Resources {
   readonly memoryRequestMi: number;
   readonly memoryLimitMi: number;
   /** What was measured on the service's build output, or null until it is. */
-  readonly measured: { readonly rssAtReadyMi: number; readonly cpuUnderLoadMilli: number } | null;
+  readonly measured: { readonly rssAtReadyMi: number; readonly peakRssMi: number; readonly cpuUnderLoadMilli: number } | null;
 }
 
-// MEASURED with `pnpm bench:services` (each service started from its build output with
-// its image's command, one process each, 400 turns at concurrency 8 through ingress,
-// Postgres, this 2-core machine shared with other work, 11.7 turns/s): the RSS once
-// /readyz answered and the CPU the process used under that load (millicores). Requests:
-// CPU ≈ what the load used, rounded up; memory ≥ the RSS at ready with room for the
-// peak (ingress 212, orchestrator 222, memory 200 MiB). Limits: 1 CPU (a burst may use
-// a core) and 2× the memory request, 512 MiB for memory, whose embedded vector index
-// grows with the users' memories (QDRANT_URL moves it out).
-const measured = (rssAtReadyMi: number, cpuUnderLoadMilli: number) => ({ rssAtReadyMi, cpuUnderLoadMilli });
+// MEASURED with `pnpm bench:services --turns 1600` (each service started from its build
+// output with its image's command, one process each, 1,600 turns at concurrency 8 through
+// ingress, Postgres, this 2-core machine, 22.3 turns/s): the RSS once /readyz answered,
+// the peak RSS over the run, and the CPU the process used under that load (millicores).
+// Requests: CPU ≈ what the load used, rounded up; memory ≥ the peak (the RSS grows over
+// a run until the heap limit makes the GC work for it). Limits: 1 CPU (a burst may use a
+// core) and 2× the memory request; memory's embedded vector index grows with the users'
+// memories (QDRANT_URL moves it out).
+const measured = (rssAtReadyMi: number, peakRssMi: number, cpuUnderLoadMilli: number) => ({ rssAtReadyMi, peakRssMi, cpuUnderLoadMilli });
 
 export const RESOURCES: Readonly<Record<ServiceName, Resources>> = {
-  ingress: { cpuRequestMilli: 200, cpuLimitMilli: 1000, memoryRequestMi: 256, memoryLimitMi: 512, measured: measured(181, 161) },
-  router: { cpuRequestMilli: 100, cpuLimitMilli: 1000, memoryRequestMi: 192, memoryLimitMi: 384, measured: measured(140, 51) },
-  orchestrator: { cpuRequestMilli: 200, cpuLimitMilli: 1000, memoryRequestMi: 256, memoryLimitMi: 512, measured: measured(188, 159) },
-  memory: { cpuRequestMilli: 150, cpuLimitMilli: 1000, memoryRequestMi: 256, memoryLimitMi: 512, measured: measured(181, 149) },
-  'belief-graph': { cpuRequestMilli: 150, cpuLimitMilli: 1000, memoryRequestMi: 256, memoryLimitMi: 512, measured: measured(191, 123) },
-  uncertainty: { cpuRequestMilli: 150, cpuLimitMilli: 1000, memoryRequestMi: 256, memoryLimitMi: 512, measured: measured(184, 117) },
-  trust: { cpuRequestMilli: 100, cpuLimitMilli: 1000, memoryRequestMi: 192, memoryLimitMi: 384, measured: measured(153, 72) },
-  retention: { cpuRequestMilli: 150, cpuLimitMilli: 1000, memoryRequestMi: 192, memoryLimitMi: 384, measured: measured(134, 107) },
+  ingress: { cpuRequestMilli: 250, cpuLimitMilli: 1000, memoryRequestMi: 320, memoryLimitMi: 640, measured: measured(184, 282, 249) },
+  router: { cpuRequestMilli: 100, cpuLimitMilli: 1000, memoryRequestMi: 192, memoryLimitMi: 384, measured: measured(144, 152, 74) },
+  orchestrator: { cpuRequestMilli: 250, cpuLimitMilli: 1000, memoryRequestMi: 384, memoryLimitMi: 768, measured: measured(184, 329, 241) },
+  memory: { cpuRequestMilli: 250, cpuLimitMilli: 1000, memoryRequestMi: 320, memoryLimitMi: 640, measured: measured(184, 253, 209) },
+  'belief-graph': { cpuRequestMilli: 200, cpuLimitMilli: 1000, memoryRequestMi: 256, memoryLimitMi: 512, measured: measured(186, 249, 157) },
+  uncertainty: { cpuRequestMilli: 150, cpuLimitMilli: 1000, memoryRequestMi: 256, memoryLimitMi: 512, measured: measured(184, 226, 144) },
+  trust: { cpuRequestMilli: 100, cpuLimitMilli: 1000, memoryRequestMi: 192, memoryLimitMi: 384, measured: measured(149, 166, 88) },
+  retention: { cpuRequestMilli: 150, cpuLimitMilli: 1000, memoryRequestMi: 192, memoryLimitMi: 384, measured: measured(140, 181, 132) },
 };
 
 /** The V8 heap a container may grow to: two thirds of its memory limit, the rest for buffers, code and native memory. */
