@@ -78,7 +78,7 @@ export function queryRpc(bus: Bus, opts: { timeoutMs?: number } = {}): Rpc {
  * answer encoded. A handler that throws answers with the error (the caller's
  * `QueryError`), as `Bus.serveQuery` does.
  */
-export async function serveQueries<D extends QueryServiceDefinition>(bus: Bus, definition: D, handlers: QueryHandlers<D>): Promise<void> {
+export async function serveQueries<D extends QueryServiceDefinition>(bus: Bus, definition: D, handlers: NoInfer<QueryHandlers<D>>): Promise<void> {
   await serve(bus, definition, handlers as unknown as Record<string, Handler>, true);
 }
 
@@ -86,7 +86,7 @@ export async function serveQueries<D extends QueryServiceDefinition>(bus: Bus, d
  * Serves some rpcs of a proto query service: a stand-in for its owner in a test
  * or a benchmark, which answers only what the code under test asks.
  */
-export async function serveSomeQueries<D extends QueryServiceDefinition>(bus: Bus, definition: D, handlers: Partial<QueryHandlers<D>>): Promise<void> {
+export async function serveSomeQueries<D extends QueryServiceDefinition>(bus: Bus, definition: D, handlers: NoInfer<Partial<QueryHandlers<D>>>): Promise<void> {
   await serve(bus, definition, handlers as unknown as Record<string, Handler>, false);
 }
 
