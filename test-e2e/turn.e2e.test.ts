@@ -420,7 +420,8 @@ describe('a turn through the HTTP API (scripts/start, Postgres)', () => {
     expect(report.decisions_by_decider.memory).toBeGreaterThan(3);
   });
 
-  // After the replay: trust records no tag for a turn sent a virtual day later (seen in this file's run).
+  // Last: tokens are checked against the virtual clock, so a day's jump expires every token
+  // this file minted before it (the admin's among them: a later admin read answers 401).
   it('moves the virtual clock of every service', async () => {
     expect((await anon.call('GET', '/v1/dev/clock')).status).toBe(401);
     expect((await anon.call('POST', '/v1/dev/clock', { advance_seconds: 1 })).status).toBe(401);
