@@ -1,8 +1,8 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, rmSync, statSync, readdirSync, lstatSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from '@hearth/testing';
 import { REPO, type Bundle } from './bundle.js';
 
 const run = promisify(execFile);
@@ -91,17 +91,6 @@ export function mib(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
-/** A free TCP port on the loopback interface. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolvePort(port));
-    });
-  });
-}
 
 export interface Started {
   child: ChildProcess;
@@ -170,12 +159,4 @@ export async function stopGracefully(child: ChildProcess, timeoutMs = 30_000): P
     });
     child.kill('SIGTERM');
   });
-}
-
-export function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
