@@ -11,11 +11,13 @@ import type { OrchestratorDb } from '../db.js';
 import { profilesProjection } from '../projections/profiles.js';
 import { turnsProjection } from '../projections/turns.js';
 import {
-  gateRetention,
+  declineRetention,
   nameableMemoryIds,
+  planRetention,
   renderPlannedRetention,
   SKIPPED_RELIABILITY,
   SKIPPED_RETRIEVAL,
+  type RetentionControls,
   type RetentionGate,
   type RetentionRendered,
   type RetentionState,
@@ -91,8 +93,8 @@ export function createRenderRetentionReactor(input: RenderRetentionDeps): Reacto
   };
 }
 
-/** The read models' state for one plan (the shell's reads; the decision is in turn/retention-decision.ts). */
-async function loadRetentionState(db: Kysely<OrchestratorDb>, userId: string, conversationId: string, slot: Date): Promise<RetentionState> {
+/** What the §14.4 decline reads: the controls, and whether the user chatted since the planned hour. */
+async function loadRetentionControls(db: Kysely<OrchestratorDb>, userId: string, slot: Date): Promise<RetentionControls> {
   const profile = await db
     .selectFrom('profiles')
     .select(['user_state', 'proactive_messages_enabled', 'mute_until', 'suppressed_topics', 'ai_friend_id'])
@@ -106,6 +108,20 @@ async function loadRetentionState(db: Kysely<OrchestratorDb>, userId: string, co
     .where('created_at', '>=', slot)
     .limit(1)
     .executeTakeFirst();
+  return {
+    profile: profile && {
+      userState: profile.user_state,
+      proactiveMessagesEnabled: profile.proactive_messages_enabled,
+      muteUntil: profile.mute_until,
+      suppressedTopics: profile.suppressed_topics,
+      aiFriendId: profile.ai_friend_id,
+    },
+    chattedSinceSlot: chatted !== undefined,
+  };
+}
+
+/** The rest of the read models' state for a plan the controls let through (the decision is in turn/retention-decision.ts). */
+async function loadRenderState(db: Kysely<OrchestratorDb>, userId: string, conversationId: string, controls: RetentionControls): Promise<RetentionState> {
   const personaRow = await db.selectFrom('personas').select(['template_id', 'stable_style_params', 'persona_seed']).where('user_id', '=', userId).executeTakeFirst();
   const relRow = await db.selectFrom('relationships').select('stage').where('user_id', '=', userId).executeTakeFirst();
   const history = await db
@@ -126,14 +142,7 @@ async function loadRetentionState(db: Kysely<OrchestratorDb>, userId: string, co
     .limit(RETENTION.recentOpeners)
     .execute();
   return {
-    profile: profile && {
-      userState: profile.user_state,
-      proactiveMessagesEnabled: profile.proactive_messages_enabled,
-      muteUntil: profile.mute_until,
-      suppressedTopics: profile.suppressed_topics,
-      aiFriendId: profile.ai_friend_id,
-    },
-    chattedSinceSlot: chatted !== undefined,
+    ...controls,
     persona: personaRow && { templateId: personaRow.template_id, stableStyleParams: personaRow.stable_style_params, personaSeed: personaRow.persona_seed },
     relationshipStage: relRow?.stage,
     history,
@@ -146,13 +155,14 @@ type Decided = (RetentionGate & { kind: 'declined' }) | RetentionRendered;
 /** Reads, asks memory and uncertainty what the decision needs, and decides. */
 async function decide(deps: RenderRetentionDeps, event: StoredEvent, planned: RetentionPlanned): Promise<Decided> {
   const given = { userId: event.userId, planned, slot: planned.slot ?? event.occurredAt };
-  const state = await loadRetentionState(deps.db, given.userId, planned.conversationId, given.slot);
-  const gate = gateRetention(given, state, deps.clock.now());
-  if (gate.kind === 'declined') return gate;
-  const retrieval = gate.plan.memoryRequest ? await deps.memory.find(gate.plan.memoryRequest) : SKIPPED_RETRIEVAL;
+  const controls = await loadRetentionControls(deps.db, given.userId, given.slot);
+  const declined = declineRetention(given, controls, deps.clock.now());
+  if (declined) return declined;
+  const plan = planRetention(given, await loadRenderState(deps.db, given.userId, planned.conversationId, controls));
+  const retrieval = plan.memoryRequest ? await deps.memory.find(plan.memoryRequest) : SKIPPED_RETRIEVAL;
   const nameable = nameableMemoryIds(retrieval.memories);
   const checked = nameable.length > 0 ? await deps.uncertainty!.reliability({ userId: given.userId, memoryIds: nameable }) : SKIPPED_RELIABILITY;
-  const out = renderPlannedRetention(gate.plan, retrieval, checked);
+  const out = renderPlannedRetention(plan, retrieval, checked);
   if (out.failedGates.length > 0) {
     deps.logger?.warn({ retentionId: planned.retentionId, failed: out.failedGates }, 'proactive message sent with a failing gate (the neutral fallback)');
   }

@@ -81,23 +81,39 @@ export interface PlannedRetention {
   slot: Date;
 }
 
+/** The part of the state the §14.4 decline reads: the shell reads the rest only to render. */
+export type RetentionControls = Pick<RetentionState, 'profile' | 'chattedSinceSlot'>;
+
 /**
- * Given the plan and the state read, at `now`: RetentionDeclined (retention_policy
- * SKIP) when the controls stopped it (§14.4), or the plan of the render, with the
- * memories §14.5 step 2 needs, if any.
+ * Given the plan and the user's controls, at `now`: RetentionDeclined
+ * (retention_policy SKIP) when the controls stopped it (§14.4), else null.
  */
-export function gateRetention(given: PlannedRetention, state: RetentionState, now: Date): RetentionGate {
-  const { planned, slot } = given;
+export function declineRetention(given: PlannedRetention, state: RetentionControls, now: Date): (RetentionGate & { kind: 'declined' }) | null {
+  const { planned } = given;
   const { profile } = state;
   const reason = declineReason({
     controls: profile && { userState: profile.userState, proactiveMessagesEnabled: profile.proactiveMessagesEnabled, muteUntil: profile.muteUntil },
     now,
     chattedSinceSlot: state.chattedSinceSlot,
   });
-  if (reason) {
-    const routing: orchestrator.RetentionDeclined['routing'] = { ...RETENTION_ROUTING, memoryReadPolicy: 'NONE', retentionPolicy: 'SKIP', notes: `declined: ${reason}` };
-    return { kind: 'declined', reason, event: { retentionId: planned.retentionId, conversationId: planned.conversationId, reason, routing } };
-  }
+  if (!reason) return null;
+  const routing: orchestrator.RetentionDeclined['routing'] = { ...RETENTION_ROUTING, memoryReadPolicy: 'NONE', retentionPolicy: 'SKIP', notes: `declined: ${reason}` };
+  return { kind: 'declined', reason, event: { retentionId: planned.retentionId, conversationId: planned.conversationId, reason, routing } };
+}
+
+/**
+ * Given the plan and the state read, at `now`: RetentionDeclined (retention_policy
+ * SKIP) when the controls stopped it (§14.4), or the plan of the render, with the
+ * memories §14.5 step 2 needs, if any.
+ */
+export function gateRetention(given: PlannedRetention, state: RetentionState, now: Date): RetentionGate {
+  return declineRetention(given, state, now) ?? { kind: 'render', plan: planRetention(given, state) };
+}
+
+/** The render's plan, once the controls let it through (declineRetention gave null). */
+export function planRetention(given: PlannedRetention, state: RetentionState): RetentionPlan {
+  const { planned, slot } = given;
+  const { profile } = state;
   const template = PERSONA_LIBRARY.find((t) => t.template_id === state.persona?.templateId);
   const style = (state.persona?.stableStyleParams as StableStyle | undefined) ?? NEUTRAL_STYLE;
   // The stage the retention service measured eligibility at; the orchestrator's own if it named none.
@@ -125,7 +141,7 @@ export function gateRetention(given: PlannedRetention, state: RetentionState, no
   const memoryRequest = nudging
     ? { userId: given.userId, aiFriendId, readPolicy: RETENTION.memoryReadPolicy, limit: RETENTION.memoryLimit, afterMessageId: last?.user_message_id ?? '', queryText: '' }
     : null;
-  return { kind: 'render', plan: { planned, input, style, stage, aiFriendId, template, history: state.history, memoryRequest } };
+  return { planned, input, style, stage, aiFriendId, template, history: state.history, memoryRequest };
 }
 
 /** The memories memory returned that a nudge could name: the ones to ask uncertainty about (issue 17, Context 3). */
