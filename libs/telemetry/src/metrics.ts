@@ -35,14 +35,21 @@ export function counter(name: string, description: string): Counter {
 export interface HistogramOptions {
   /**
    * Explicit bucket boundaries, in `unit`.
-   * @default the SDK's defaults (0, 5, 10, 25, … 10000)
+   * @default SECONDS_BUCKETS for unit `s`, else the SDK's defaults (0, 5, 10, 25, … 10000)
    */
   buckets?: number[];
 }
 
+/**
+ * Boundaries for durations in seconds, from a millisecond to two minutes. The SDK's
+ * defaults (0, 5, 10 … 10000) suit milliseconds and put every sub-5 s sample in one bucket.
+ */
+export const SECONDS_BUCKETS: readonly number[] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
+
 /** A histogram on the `hearth` meter; `unit` is UCUM, e.g. `ms`, `s`, `By`. */
 export function histogram(name: string, description: string, unit: string, options: HistogramOptions = {}): Histogram {
-  const advice = options.buckets ? { advice: { explicitBucketBoundaries: options.buckets } } : {};
+  const buckets = options.buckets ?? (unit === 's' ? [...SECONDS_BUCKETS] : undefined);
+  const advice = buckets ? { advice: { explicitBucketBoundaries: buckets } } : {};
   const current = bindTo((p) => p.getMeter(METER_NAME).createHistogram(name, { description, unit, ...advice }));
   return { record: (value, attributes, ctx) => current().record(value, attributes, ctx) };
 }
