@@ -23,6 +23,7 @@ import {
   prepareTurn,
   type AskedBeliefs,
   type AskedCheck,
+  type PlannedReply,
   type PreparedTurn,
   type RecipeResult,
   type RetrievedSet,
@@ -167,23 +168,23 @@ async function runRecipe(deps: RespondDeps, event: StoredEvent, routed: TurnRout
   // Context 1, "a parallel subprocess … races the response pipeline"): what this
   // message contradicts, and an uncertainty to ask about.
   const [retrieval, asked, checked] = await Promise.all([
-    retrieve(deps, event.userId, t.aiFriendId, t.readPolicy, t.triggers, t.queryText, t.afterMessageId),
-    askBeliefs(deps, { event, t }),
-    askUncertainty(deps, { event, t }),
+    retrieve(deps, event.userId, t),
+    askBeliefs(deps, event.userId, t),
+    askUncertainty(deps, event.userId, t),
   ]);
   const gathered = { retrieval, asked, checked };
   const p = planReply(t, gathered);
   const composed = p.composedFixed ?? (await compose(deps, t, p));
-  const outcome = t.fixed ? t.fixed.outcome : composed.outcome;
-  outcomes.add(1, { outcome, provider: composed.final?.provider ?? (deps.chat ? 'openai-compatible' : OFFLINE_PROVIDER.provider) });
+  const turn = completeTurn(t, gathered, p, composed);
+  outcomes.add(1, { outcome: turn.completed.outcome, provider: composed.final?.provider ?? (deps.chat ? 'openai-compatible' : OFFLINE_PROVIDER.provider) });
   for (const v of composed.verdicts) if (!v.pass && v.passNumber < 2) gateFailures.add(1, { gate: v.gate, pass: String(v.passNumber) });
   // Calls the open breaker skipped took no time and say nothing of the provider's latency.
   for (const x of composed.exchanges) if (x.provider !== OFFLINE_PROVIDER.provider && x.error !== CIRCUIT_OPEN_ERROR) llmLatency.record(x.latencyMs / 1000, { purpose: x.purpose, failed: String(x.error !== '') });
-  return completeTurn(t, gathered, p, composed);
+  return turn;
 }
 
 /** §9–§10: the LLM (behind its breaker) or the offline responder, one rewrite, then the fallback. */
-async function compose(deps: RespondDeps, t: PreparedTurn, p: ReturnType<typeof planReply>): Promise<Composed> {
+async function compose(deps: RespondDeps, t: PreparedTurn, p: PlannedReply): Promise<Composed> {
   const ctx = p.context!;
   const { evaluate, plan } = p.planned;
   const messageId = t.routed.messageId;
@@ -216,10 +217,9 @@ const NOT_ASKED: BeliefLookup = { status: 'ok', context: emptyBeliefContext(), e
  * allows. The lock's signals come from the router's flags and the text of this
  * message and the conversation's last BELIEFS.recentUserTexts user messages.
  */
-async function askBeliefs(deps: RespondDeps, { event, t: turn }: { event: StoredEvent; t: PreparedTurn }): Promise<AskedBeliefs> {
-  const t = { event, routed: turn.routed, history: turn.history, aiFriendId: turn.aiFriendId };
-  if (turn.source !== 'chat' || !BELIEFS.pipelines.includes(turn.pipeline)) return { status: 'skipped', lookup: NOT_ASKED, signals: NO_SIGNALS, offered: null, skipped: 'not_chat' };
-  if (turn.fixed) return { status: 'skipped', lookup: NOT_ASKED, signals: NO_SIGNALS, offered: null, skipped: 'fixed_reply' };
+async function askBeliefs(deps: RespondDeps, userId: string, t: PreparedTurn): Promise<AskedBeliefs> {
+  if (t.source !== 'chat' || !BELIEFS.pipelines.includes(t.pipeline)) return { status: 'skipped', lookup: NOT_ASKED, signals: NO_SIGNALS, offered: null, skipped: 'not_chat' };
+  if (t.fixed) return { status: 'skipped', lookup: NOT_ASKED, signals: NO_SIGNALS, offered: null, skipped: 'fixed_reply' };
   const recent = t.history
     .filter((h) => h.source === 'chat' && h.user_text)
     .slice(0, BELIEFS.recentUserTexts)
@@ -233,16 +233,16 @@ async function askBeliefs(deps: RespondDeps, { event, t: turn }: { event: Stored
         .selectFrom('dialogue')
         .select('challenge_id')
         .where('conversation_id', '=', t.routed.conversationId)
-        .where('user_id', '=', t.event.userId)
+        .where('user_id', '=', userId)
         .where('challenge_id', '!=', '')
         .limit(1)
         .executeTakeFirst()) !== undefined);
   const lookup = await deps.beliefs!.context({
-    userId: t.event.userId,
+    userId,
     aiFriendId: t.aiFriendId,
     conversationId: t.routed.conversationId,
     signals: { shame: signals.shame, isolation: signals.isolation, dependencyFear: signals.dependencyFear, relationalStrain: signals.relationalStrain },
-    at: t.event.occurredAt,
+    at: t.at,
     challengeWanted: !had,
   });
   const proposed = lookup.context.challenge;
@@ -257,18 +257,17 @@ async function askBeliefs(deps: RespondDeps, { event, t: turn }: { event: Stored
  * asks uncertainty to check the message against what memory holds, within the
  * 600 ms time box, naming the uncertainty the previous reply asked about.
  */
-async function askUncertainty(deps: RespondDeps, { event, t: turn }: { event: StoredEvent; t: PreparedTurn }): Promise<AskedCheck> {
-  const t = { event, routed: turn.routed, afterMessageId: turn.afterMessageId, answersUncertaintyId: turn.answersUncertaintyId };
-  if (turn.source !== 'chat' || !UNCERTAINTY.pipelines.includes(turn.pipeline) || turn.fixed) return { status: 'skipped', response: emptyCheck(), error: '' };
+async function askUncertainty(deps: RespondDeps, userId: string, t: PreparedTurn): Promise<AskedCheck> {
+  if (t.source !== 'chat' || !UNCERTAINTY.pipelines.includes(t.pipeline) || t.fixed) return { status: 'skipped', response: emptyCheck(), error: '' };
   return deps.uncertainty!.check({
-    userId: t.event.userId,
+    userId,
     messageId: t.routed.messageId,
     conversationId: t.routed.conversationId,
     text: t.routed.text,
     afterMessageId: t.afterMessageId,
     memoryIds: [],
     topicIds: t.routed.topicMatches.map((m) => m.topicId),
-    at: t.event.occurredAt,
+    at: t.at,
     answersUncertaintyId: t.answersUncertaintyId,
   });
 }
@@ -279,15 +278,8 @@ async function askUncertainty(deps: RespondDeps, { event, t: turn }: { event: St
  * first, then the search's hits not already there. A memory both found keeps
  * the higher relevance (the search's may weigh meaning too).
  */
-async function retrieve(
-  deps: RespondDeps,
-  userId: string,
-  aiFriendId: string,
-  policy: string,
-  triggers: readonly string[],
-  queryText: string,
-  afterMessageId: string,
-): Promise<RetrievedSet> {
+async function retrieve(deps: RespondDeps, userId: string, t: PreparedTurn): Promise<RetrievedSet> {
+  const { aiFriendId, readPolicy: policy, triggers, queryText, afterMessageId } = t;
   const limit = RECIPE.memoryLimit[policy] ?? 0;
   const query = queryText.slice(0, RECIPE.queryTextMaxChars);
   const out: RetrievedSet = { status: 'skipped', memories: [], vectorSearched: false, queryText: query, error: '' };
