@@ -1,6 +1,6 @@
 export { TelemetryError, type TelemetryErrorCode } from './errors.js';
 export { createLogger, type Logger, type LoggerOptions } from './logger.js';
-export { httpServerAttributes, recordHttpServerRequest, type HttpServerRequest } from './http.js';
+export { recordHttpServerRequest, type HttpServerRequest } from './http.js';
 export {
   counter,
   histogram,

@@ -101,7 +101,7 @@ function startProcessTelemetry(options: TelemetryOptions): ProcessTelemetry {
   }
   const tracerProvider = new BasicTracerProvider({ resource, spanProcessors });
 
-  const prometheus = new PrometheusExporter({ preventServerStart: true, withResourceConstantLabels: SERVICE_LABEL });
+  const prometheus = new PrometheusExporter({ preventServerStart: true });
   const meterProvider = new MeterProvider({ resource, readers: [prometheus], views: UNIT_SUFFIX_VIEWS });
 
   const registered = {

@@ -70,6 +70,10 @@ export const LLM_FAILOVER = {
 export const STAGES = ['STRANGER', 'ACQUAINTANCE', 'FRIEND', 'CLOSE_FRIEND'] as const;
 export type Stage = (typeof STAGES)[number];
 
+export function isStage(s: string | undefined): s is Stage {
+  return (STAGES as readonly string[]).includes(s ?? '');
+}
+
 /** turn-pipeline §11 and §15: the relationship numbers, exactly. */
 export const RELATIONSHIP = {
   /** §11.1: a new session starts when the last user message is more than 4 h old. */

@@ -3,7 +3,7 @@ import { Events, styleParamsToJson } from '@hearth/events';
 import { parseJsonReply } from '@hearth/llm';
 import type { orchestrator } from '@hearth/proto';
 import { normalizeUserText } from '@hearth/text';
-import { GATES, OFFLINE_PROVIDER, STAGES, type Stage } from '../config.js';
+import { GATES, isStage, OFFLINE_PROVIDER } from '../config.js';
 import type { ExemptGate } from '../gates/index.js';
 import { NEUTRAL_STYLE, type StableStyle } from '../personas/assign.js';
 import { PERSONA_LIBRARY } from '../personas/library.js';
@@ -61,10 +61,6 @@ export function recordedReplyOf(t: orchestrator.TurnCompleted): RecordedReply {
 
 const PASSES = ['draft', 'rewrite', 'fallback'] as const;
 const FIXED_OUTCOMES: readonly string[] = ['refusal', 'crisis_safe', 'correction'];
-
-function isStage(s: string): s is Stage {
-  return (STAGES as readonly string[]).includes(s);
-}
 
 /** JSON with object keys sorted, so a map decoded from the wire compares equal to the one built today. */
 function canonical(v: unknown): string | undefined {

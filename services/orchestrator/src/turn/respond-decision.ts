@@ -146,7 +146,7 @@ export function prepareTurn(routed: TurnRouted, at: Date, state: TurnState): Pre
 }
 
 /** The reply to a §12.4 command, given what the previous assistant message surfaced. */
-export function correctionReply(c: CorrectionCommand, previousSurfaced: readonly string[]): { text: string; outcome: 'correction' } {
+function correctionReply(c: CorrectionCommand, previousSurfaced: readonly string[]): { text: string; outcome: 'correction' } {
   const surfaced = previousSurfaced.length > 0;
   switch (c.command) {
     case 'not_true':
@@ -160,7 +160,7 @@ export function correctionReply(c: CorrectionCommand, previousSurfaced: readonly
   }
 }
 
-export function fixedReply(pipeline: string, safety: string | undefined, crisisSafe: boolean, name: string): { text: string; outcome: 'refusal' | 'crisis_safe' } | null {
+function fixedReply(pipeline: string, safety: string | undefined, crisisSafe: boolean, name: string): { text: string; outcome: 'refusal' | 'crisis_safe' } | null {
   if (crisisSafe) return { text: CRISIS_SAFE_TEXT.replace('{name}', name || 'friend'), outcome: 'crisis_safe' };
   if (safety === 'HARD_REFUSE' || safety === 'SOFT_REFUSE') return { text: REFUSAL_TEXT[safety], outcome: 'refusal' };
   if (pipeline === 'REFUSAL') return { text: REFUSAL_TEXT.HARD_REFUSE, outcome: 'refusal' };

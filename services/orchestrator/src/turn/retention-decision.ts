@@ -3,7 +3,7 @@ import type { LlmExchange } from '@hearth/llm';
 import type { memory, orchestrator } from '@hearth/proto';
 import type { MemoryLookup } from '../adapters/memory.js';
 import type { ReliabilityLookup } from '../adapters/uncertainty.js';
-import { OFFLINE_PROVIDER, RETENTION, RETENTION_ROUTING, STAGES, type Stage } from '../config.js';
+import { isStage, OFFLINE_PROVIDER, RETENTION, RETENTION_ROUTING, type Stage } from '../config.js';
 import { evaluateReply, RETENTION_FACT_ALLOWLIST, type ExemptGate, type GateVerdict } from '../gates/index.js';
 import { retrievedToProto, verdictToProto } from '../handlers/mapping.js';
 import { NEUTRAL_STYLE, type StableStyle } from '../personas/assign.js';
@@ -68,10 +68,6 @@ export interface RetentionPlan {
 }
 
 export type RetentionRendered = { kind: 'rendered'; step: RetentionStep; event: orchestrator.TurnCompleted; failedGates: string[] };
-
-function isStage(s: string | undefined): s is Stage {
-  return (STAGES as readonly string[]).includes(s ?? '');
-}
 
 /** The plan as the reactor received it: whose, and the hour the message belongs to. */
 export interface PlannedRetention {
