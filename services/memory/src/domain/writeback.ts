@@ -244,6 +244,11 @@ export interface WritebackComputed {
   exchanges: readonly LlmExchange[];
 }
 
+/** A memory as MemoryRecorded carries it: with its vector and the model that made it, or neither. */
+export function withVector<R extends object>(record: R, vector: number[] | undefined, model: string): R & { embedding: number[]; embeddingModel: string } {
+  return { ...record, embedding: vector ?? [], embeddingModel: vector ? model : '' };
+}
+
 /**
  * The events of a decided write-back, in the order they are appended: the
  * invalidations, then each candidate's confirmation or record in dedup's order
@@ -265,7 +270,7 @@ export function writebackEvents(turnEventId: string, writtenId: string, at: Date
     const record = recorded.get(c.memoryId);
     if (record) {
       const vector = computed.vectors.get(record.memoryKey);
-      events.push({ type: 'MemoryRecorded', id: record.memoryId, payload: { ...record, embedding: vector ?? [], embeddingModel: vector ? computed.embeddingModel : '' } });
+      events.push({ type: 'MemoryRecorded', id: record.memoryId, payload: withVector(record, vector, computed.embeddingModel) });
     }
   }
   events.push({ type: 'TurnMemoryWritten', id: writtenId, payload: { ...decision.written, exchanges: computed.exchanges.map(llmExchangeToProto), turnAt: at } });

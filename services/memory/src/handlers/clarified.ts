@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import { WRITEBACK } from '../config.js';
 import type { MemoryDb } from '../db.js';
 import { clarifiedSides, decideClarified, type ResolvedSide } from '../domain/clarified.js';
+import { withVector } from '../domain/writeback.js';
 import type { MemoryStatus, MemoryType } from '../domain/types.js';
 import { memoriesProjection } from '../projections/memories.js';
 import { embedRecords } from './writeback.js';
@@ -86,7 +87,7 @@ export function createClarifiedReactor(deps: ClarifiedDeps): Reactor {
         return [
           draft(
             Events.MemoryRecorded,
-            { ...record, embedding: vector ?? [], embeddingModel: vector ? deps.embedder.model : '' },
+            withVector(record, vector, deps.embedder.model),
             { userId, id: memoryId, causationId: event.id, correlationId: event.correlationId || resolution.sourceMessageId, occurredAt: event.occurredAt },
           ),
         ];
