@@ -4,10 +4,6 @@ import type { belief } from '@hearth/proto';
 export const BELIEF_HOLDERS = ['user', 'companion'] as const;
 export type BeliefHolder = (typeof BELIEF_HOLDERS)[number];
 
-export function isBeliefHolder(value: string): value is BeliefHolder {
-  return (BELIEF_HOLDERS as readonly string[]).includes(value);
-}
-
 /** One node of the belief graph (API.md GET /v1/admin/users/{user_id}/beliefs). */
 export interface BeliefNodeView {
   belief_id: string;

@@ -8,7 +8,7 @@ import { exportBeliefsView } from './beliefs-view.js';
 import { adminAccessPages, conversationPages, exportDocument } from './export.js';
 import { jsonChunks } from './json-stream.js';
 import type { MemoryView } from './memory-view.js';
-import type { ServiceReads } from './service-reads.js';
+import type { KnownUserServiceReads } from './service-reads.js';
 import { trustView } from './trust-view.js';
 import { uncertaintiesView } from './uncertainties-view.js';
 import type { Profile } from './user-reads.js';
@@ -18,9 +18,12 @@ export interface DataExportDeps {
   db: Kysely<IngressDb>;
   clock: Clock;
   logger: Logger;
-  services: ServiceReads;
+  /** The profile: 404 for an unknown user, so the reads after it need not check again. */
   profile: (userId: string) => Promise<Profile>;
   controls: (userId: string) => Promise<ControlsValue>;
+  /** Other services' reads, without the users-row check (the profile made it). */
+  services: KnownUserServiceReads;
+  /** The memories read, without the users-row check. */
   memories: (userId: string, all: boolean) => Promise<{ memories: MemoryView[] }>;
 }
 
@@ -43,10 +46,10 @@ export function createDataExport(deps: DataExportDeps) {
         services.relationship(userId),
         deps.memories(userId, true),
         // The user's own beliefs only: the companion's are not the user's data (API.md).
-        services.beliefsOf(userId, 'user'),
-        services.uncertaintiesOf(userId),
-        services.trustOf(userId),
-        services.retentionOf(userId),
+        services.beliefs(userId, 'user'),
+        services.uncertainties(userId),
+        services.trust(userId),
+        services.retention(userId),
       ]);
       const doc = exportDocument(
         {

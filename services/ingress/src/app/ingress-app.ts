@@ -18,11 +18,6 @@ import { createServiceReads } from './service-reads.js';
 import { createUserReads } from './user-reads.js';
 import type { TurnWaiters } from './waiters.js';
 
-export { replyOf, type TurnReply } from './chat-decision.js';
-export type { DeadLetterView } from './admin-views.js';
-export type { MemoryView } from './memory-view.js';
-export type { Profile } from './user-reads.js';
-
 export interface IngressDeps {
   bus: Bus;
   db: Kysely<IngressDb>;
@@ -59,16 +54,18 @@ export function createIngressApp(deps: IngressDeps) {
     db,
     clock,
     logger,
-    services,
     profile: onboarding.profile,
     controls: controls.controls,
-    memories: memories.memories,
+    // After the profile found the user, its parts need not look the user up again.
+    services: services.ofKnownUser,
+    memories: memories.memoriesOfKnownUser,
   });
 
   return {
     ...onboarding,
     ...chat,
-    ...memories,
+    memories: memories.memories,
+    forgetMemory: memories.forgetMemory,
     ...controls,
     relationship: services.relationship,
     ...admin,

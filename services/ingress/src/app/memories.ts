@@ -1,9 +1,9 @@
-import { QueryError } from '@hearth/bus';
 import type { QueryClients } from '@hearth/events';
 import type { memory } from '@hearth/proto';
 import type { Logger } from '@hearth/telemetry';
 import { IngressError } from './errors.js';
 import { memoryView, type MemoryView } from './memory-view.js';
+import { askQuery } from './service-reads.js';
 import type { UserReads } from './user-reads.js';
 
 export interface MemoriesDeps {
@@ -15,39 +15,32 @@ export interface MemoriesDeps {
 
 /** The caller's memories, as the memory service holds them (§12.4). */
 export function createMemories(deps: MemoriesDeps) {
-  const { users } = deps;
+  const { users, logger } = deps;
 
-  /** A memory query that failed: the service is down or slow, so say retry. */
-  function unavailable(err: unknown, userId: string, what: string): never {
-    if (!(err instanceof QueryError)) throw err;
-    deps.logger.warn({ err, userId }, `${what} failed`);
-    throw new IngressError(503, 'UNAVAILABLE', 'memories are not available right now; retry shortly');
+  /** ACTIVE memories, or with `all` every record and its superseded_by; no check that the user exists. */
+  async function memoriesOfKnownUser(userId: string, all: boolean): Promise<{ memories: MemoryView[] }> {
+    const res = await askQuery(logger, userId, 'ListMemories', 'memories are', () => deps.memory.ListMemories({ userId, all }));
+    return { memories: res.memories.map((m) => memoryView(m, all)) };
   }
 
   return {
     /** GET /v1/me/memories: ACTIVE, or with `all` every record and its superseded_by. */
     async memories(userId: string, all: boolean): Promise<{ memories: MemoryView[] }> {
       await users.existingUser(userId);
-      try {
-        return { memories: (await deps.memory.ListMemories({ userId, all })).memories.map((m) => memoryView(m, all)) };
-      } catch (err) {
-        return unavailable(err, userId, 'ListMemories');
-      }
+      return memoriesOfKnownUser(userId, all);
     },
 
     /** DELETE /v1/me/memories/{id}: "forget that" for one of the caller's own memories (§12.4). */
     async forgetMemory(userId: string, memoryId: string): Promise<MemoryView> {
       await users.existingUser(userId);
-      let m: memory.MemoryRecord | null;
-      try {
-        const res = await deps.memory.InvalidateMemory({ userId, memoryId });
-        m = res.found && res.memory ? res.memory : null;
-      } catch (err) {
-        return unavailable(err, userId, 'InvalidateMemory');
-      }
+      const res = await askQuery(logger, userId, 'InvalidateMemory', 'memories are', () => deps.memory.InvalidateMemory({ userId, memoryId }));
+      const m: memory.MemoryRecord | null = res.found && res.memory ? res.memory : null;
       // Another user's memory is indistinguishable from none: nothing leaks.
       if (!m) throw new IngressError(404, 'MEMORY_NOT_FOUND', 'no such memory');
       return memoryView(m, true);
     },
+
+    /** The memories read without the users-row check: for a caller that has just found the user (the export). */
+    memoriesOfKnownUser,
   };
 }

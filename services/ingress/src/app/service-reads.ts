@@ -16,23 +16,55 @@ export interface ServiceReadsDeps {
 
 export type ServiceReads = ReturnType<typeof createServiceReads>;
 
+/** The reads of {@link ServiceReads} without the users-row check, for a caller that has just found the user. */
+export type KnownUserServiceReads = ServiceReads['ofKnownUser'];
+
+/**
+ * Another service's query, answered or refused: a QueryError (the service is
+ * down, slow or refuses) is logged and is a 503 saying "<what> not available
+ * right now; retry shortly". Any other error passes through.
+ */
+export async function askQuery<T>(logger: Logger, userId: string, query: string, what: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (!(err instanceof QueryError)) throw err;
+    logger.warn({ err, userId }, `${query} failed`);
+    throw new IngressError(503, 'UNAVAILABLE', `${what} not available right now; retry shortly`);
+  }
+}
+
 /**
  * What other services hold about a known user, through their generated query
  * clients: 404 for an unknown user, 503 when the service does not answer.
  * Shared by the caller's own views, the admin views and the export.
  */
 export function createServiceReads(deps: ServiceReadsDeps) {
-  const { users, queries } = deps;
+  const { users, queries, logger } = deps;
 
-  async function ask<T>(userId: string, query: string, what: string, call: () => Promise<T>): Promise<T> {
-    try {
-      return await call();
-    } catch (err) {
-      if (!(err instanceof QueryError)) throw err;
-      deps.logger.warn({ err, userId }, `${query} failed`);
-      throw new IngressError(503, 'UNAVAILABLE', `${what} not available right now; retry shortly`);
-    }
-  }
+  const ofKnownUser = {
+    async relationship(userId: string): Promise<RelationshipView> {
+      return relationshipView(await askQuery(logger, userId, 'GetRelationship', 'the relationship is', () => queries.orchestrator.GetRelationship({ userId })));
+    },
+
+    async retention(userId: string): Promise<RetentionView> {
+      return retentionView(userId, await askQuery(logger, userId, 'GetRetention', 'retention is', () => queries.retention.GetRetention({ userId })));
+    },
+
+    /** One holder's belief nodes, or (undefined) both. */
+    beliefs(userId: string, holder: BeliefHolder | undefined): Promise<belief.GetBeliefsResponse> {
+      // The query's "" asks for both holders.
+      return askQuery(logger, userId, 'GetBeliefs', 'the belief graph is', () => queries.belief.GetBeliefs({ userId, holder: holder ?? '' }));
+    },
+
+    uncertainties(userId: string): Promise<uncertainty.GetUncertaintiesResponse> {
+      return askQuery(logger, userId, 'GetUncertainties', 'uncertainties are', () => queries.uncertainty.GetUncertainties({ userId }));
+    },
+
+    trust(userId: string): Promise<trust.GetTrustResponse> {
+      return askQuery(logger, userId, 'GetTrust', 'trust is', () => queries.trust.GetTrust({ userId }));
+    },
+  };
 
   return {
     /**
@@ -41,29 +73,31 @@ export function createServiceReads(deps: ServiceReadsDeps) {
      */
     async relationship(userId: string): Promise<RelationshipView> {
       await users.existingUser(userId);
-      return relationshipView(await ask(userId, 'GetRelationship', 'the relationship is', () => queries.orchestrator.GetRelationship({ userId })));
+      return ofKnownUser.relationship(userId);
     },
 
     async retentionOf(userId: string): Promise<RetentionView> {
       await users.assertKnownUser(userId);
-      return retentionView(userId, await ask(userId, 'GetRetention', 'retention is', () => queries.retention.GetRetention({ userId })));
+      return ofKnownUser.retention(userId);
     },
 
     /** One holder's belief nodes, or (undefined) both. */
     async beliefsOf(userId: string, holder: BeliefHolder | undefined): Promise<belief.GetBeliefsResponse> {
       await users.assertKnownUser(userId);
-      // The query's "" asks for both holders.
-      return ask(userId, 'GetBeliefs', 'the belief graph is', () => queries.belief.GetBeliefs({ userId, holder: holder ?? '' }));
+      return ofKnownUser.beliefs(userId, holder);
     },
 
     async uncertaintiesOf(userId: string): Promise<uncertainty.GetUncertaintiesResponse> {
       await users.assertKnownUser(userId);
-      return ask(userId, 'GetUncertainties', 'uncertainties are', () => queries.uncertainty.GetUncertainties({ userId }));
+      return ofKnownUser.uncertainties(userId);
     },
 
     async trustOf(userId: string): Promise<trust.GetTrustResponse> {
       await users.assertKnownUser(userId);
-      return ask(userId, 'GetTrust', 'trust is', () => queries.trust.GetTrust({ userId }));
+      return ofKnownUser.trust(userId);
     },
+
+    /** The same reads without the check that the user exists (no 404): for a caller that has just found the user. */
+    ofKnownUser,
   };
 }

@@ -1,5 +1,5 @@
 import type { Bus, StoredEvent } from '@hearth/bus';
-import { waitForPosition } from '@hearth/store';
+import { requirePosition, waitForPosition } from '@hearth/store';
 import type { Kysely } from 'kysely';
 import type { IngressDb } from '../db.js';
 import { usersProjection } from '../projections/users.js';
@@ -22,8 +22,6 @@ export interface UserReadsDeps {
 }
 
 export type UserReads = ReturnType<typeof createUserReads>;
-
-const CATCHING_UP = () => new IngressError(503, 'UNAVAILABLE', 'user state is catching up; retry shortly');
 
 /** Ingress's own read of its users, shared by the use cases: the users projection, read your writes. */
 export function createUserReads(deps: UserReadsDeps) {
@@ -56,16 +54,18 @@ export function createUserReads(deps: UserReadsDeps) {
       if (!user) throw new IngressError(404, 'USER_NOT_FOUND', 'no such user');
     },
 
-    /** Reads the user as of the last event on its chain (read-your-writes). */
+    /**
+     * Reads the user as of the last event on its chain (read-your-writes); a
+     * ProjectionBehindError (503 at the edge) when the projection is behind.
+     */
     async snapshotAt(userId: string, last: StoredEvent | null): Promise<UserSnapshot | null> {
-      if (last && !(await waitForPosition(db, usersProjection.name, last.subject, last.seq))) throw CATCHING_UP();
+      await requirePosition(db, usersProjection.name, last);
       return snapshot(userId);
     },
 
-    /** 503 unless these projections hold the user's chain up to `last` (read-your-writes). */
+    /** A ProjectionBehindError (503 at the edge) unless these projections hold the user's chain up to `last` (read-your-writes). */
     async requireCaughtUp(last: StoredEvent | null, projections: string[]): Promise<void> {
-      if (!last) return;
-      for (const p of projections) if (!(await waitForPosition(db, p, last.subject, last.seq))) throw CATCHING_UP();
+      for (const p of projections) await requirePosition(db, p, last);
     },
 
     /** Waits until the users projection holds what this request appended (seq 0: nothing). */

@@ -1,4 +1,5 @@
 import { ApiHttpException } from '@hearth/host';
+import { ProjectionBehindError } from '@hearth/store';
 import type { FastifyRequest } from 'fastify';
 import { AuthError, type Principal, type TokenVerifier } from '../auth/tokens.js';
 import { IngressError } from '../app/errors.js';
@@ -56,12 +57,17 @@ export async function adminOf(auth: IngressAuth, req: FastifyRequest): Promise<P
   return p;
 }
 
-/** Maps application errors to API errors; everything else stays as is (a 500). */
+/**
+ * Maps application errors to API errors; everything else stays as is (a 500,
+ * or the host's 503 for a dependency that is away).
+ */
 export async function api<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
     if (err instanceof IngressError) throw new ApiHttpException(err.status, err.code, err.message, err.details);
+    // Ingress waits only on projections of the caller's own chain (read-your-writes).
+    if (err instanceof ProjectionBehindError) throw new ApiHttpException(503, 'UNAVAILABLE', 'user state is catching up; retry shortly');
     throw err;
   }
 }

@@ -5,8 +5,6 @@ import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObj
 import { isExempt } from './rate-limit.js';
 import { E, HTTP_METHODS, ROUTES, type HttpMethod, type RouteSpec } from './routes.js';
 
-export { HTTP_METHODS, type HttpMethod } from './routes.js';
-
 /** A JSON Schema (OpenAPI 3.1 dialect), kept as a plain object. */
 export type JsonSchema = { [keyword: string]: unknown };
 
@@ -49,7 +47,7 @@ export interface OpenApiDocument {
  * 429 as well: all but the dev routes, operations and docs (the same test as the
  * limits themselves).
  */
-export function operationOf(r: RouteSpec): ZodOpenApiOperationObject {
+function operationOf(r: RouteSpec): ZodOpenApiOperationObject {
   const requestParams = { ...(r.params ? { path: r.params } : {}), ...(r.query ? { query: r.query } : {}) };
   return {
     operationId: r.operationId,

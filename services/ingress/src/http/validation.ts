@@ -113,6 +113,18 @@ function fastifyPath(path: string): string {
   return path.replace(/\{([^}]+)\}/g, ':$1');
 }
 
+// A route's `method url` as Fastify reports it, worked out once per route, not per request.
+const servedKeys = new WeakMap<RouteSpec, string>();
+
+function servedKeyOf(route: RouteSpec): string {
+  let key = servedKeys.get(route);
+  if (key === undefined) {
+    key = `${route.method} ${fastifyPath(route.path)}`;
+    servedKeys.set(route, key);
+  }
+  return key;
+}
+
 /**
  * A path parameter or query value with the schema of its part: a failure is a 422
  * naming the field, its message reading "<field> <what is wrong>".
@@ -137,7 +149,7 @@ export function requestOf<R extends RouteSpec>(route: R, req: FastifyRequest, bo
   // Fastify serves HEAD with the GET route's handler.
   const method = req.method === 'HEAD' ? 'get' : req.method.toLowerCase();
   const served = `${method} ${req.routeOptions.url ?? ''}`;
-  if (served !== `${route.method} ${fastifyPath(route.path)}`) throw new Error(`${served} validates with the route of ${route.method} ${route.path}`);
+  if (served !== servedKeyOf(route)) throw new Error(`${served} validates with the route of ${route.method} ${route.path}`);
   const params = route.params ? parsePart(route.params, req.params as Record<string, unknown>) : undefined;
   const query = route.query ? parsePart(route.query, req.query as Record<string, unknown>) : undefined;
   // A body that may be left out is an empty object when it is.

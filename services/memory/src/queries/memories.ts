@@ -15,12 +15,12 @@ import { createLexicalIndex, type LexicalIndex } from '../lexical/index.js';
 import { memoriesProjection } from '../projections/memories.js';
 import type { VectorIndex } from '../vector/port.js';
 
-/** A memory query that cannot be answered: undecodable, or ids that are not uuids. */
+/** A memory query that cannot be answered: ids that are not uuids. */
 export class InvalidMemoryRequestError extends Error {
   readonly code = 'MEMORY_INVALID_REQUEST';
 
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(message: string) {
+    super(message);
     this.name = 'InvalidMemoryRequestError';
   }
 }

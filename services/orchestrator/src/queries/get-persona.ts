@@ -5,12 +5,12 @@ import type { OrchestratorDb, PersonasTable } from '../db.js';
 import { PERSONA_LIBRARY } from '../personas/library.js';
 import { userIdOfRequest } from './request.js';
 
-/** A GetPersona request that cannot be answered: undecodable, or no valid user id. */
+/** A GetPersona request that cannot be answered: no valid user id. */
 export class InvalidPersonaRequestError extends Error {
   readonly code = 'GET_PERSONA_INVALID_REQUEST';
 
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(message: string) {
+    super(message);
     this.name = 'InvalidPersonaRequestError';
   }
 }

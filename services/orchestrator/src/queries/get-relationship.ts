@@ -13,12 +13,12 @@ import { userIdOfRequest } from './request.js';
 /** How long a read waits for the user's latest events to reach the projection. */
 const READ_YOUR_WRITES_MS = 2_000;
 
-/** A GetRelationship request that cannot be answered: undecodable, or no valid user id. */
+/** A GetRelationship request that cannot be answered: no valid user id. */
 export class InvalidRelationshipRequestError extends Error {
   readonly code = 'GET_RELATIONSHIP_INVALID_REQUEST';
 
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(message: string) {
+    super(message);
     this.name = 'InvalidRelationshipRequestError';
   }
 }
