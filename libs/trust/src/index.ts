@@ -4,8 +4,8 @@
 // the trust service, belief-graph's gardener step and the benchmarks.
 export * from './config.js';
 export * from './types.js';
-export { initialActorTrust, alphaFor, updateTrust, trustMultiplier } from './provenance.js';
-export { mayTag, detectTags, alignTag, cosine } from './tags.js';
+export { initialActorTrust, updateTrust } from './provenance.js';
+export { mayTag, detectTags, alignTag } from './tags.js';
 export { anchorsOf, coherenceOf, decisionCoherence, gAlign } from './anchors.js';
-export { isNegativeTag, weighFeedback, gateFeedback, scoreBelief, globalScore, gardenerVerdict } from './aggregate.js';
-export { evaluateOutcome, doubtRateBefore, percentile } from './outcome.js';
+export { weighFeedback, gateFeedback, scoreBelief, globalScore, gardenerVerdict } from './aggregate.js';
+export { evaluateOutcome, doubtRateBefore } from './outcome.js';
