@@ -17,12 +17,9 @@ export const GET_PERSONA = orchestrator.OrchestratorQueriesDefinition.methods.ge
 export const GET_RELATIONSHIP = orchestrator.OrchestratorQueriesDefinition.methods.getRelationship.name;
 /** Retention's query. */
 export const GET_RETENTION = retention.RetentionQueriesDefinition.methods.getRetention.name;
-/** The belief graph's queries and admin commands. */
+/** The belief graph's queries. */
 export const GET_BELIEFS = belief.BeliefQueriesDefinition.methods.getBeliefs.name;
 export const GET_BELIEF_CONTEXT = belief.BeliefQueriesDefinition.methods.getBeliefContext.name;
-export const MERGE_BELIEFS = belief.BeliefQueriesDefinition.methods.mergeBeliefs.name;
-export const ROLLBACK_EXTRACTOR_VERSION = belief.BeliefQueriesDefinition.methods.rollbackExtractorVersion.name;
-export const LIST_BELIEF_USERS = belief.BeliefQueriesDefinition.methods.listBeliefUsers.name;
 export const GET_COMPANION_BELIEFS = belief.BeliefQueriesDefinition.methods.getCompanionBeliefs.name;
 /** Uncertainty's command (Context 1 + 3 for a turn) and queries. */
 export const CHECK_MESSAGE = uncertainty.UncertaintyQueriesDefinition.methods.checkMessage.name;
