@@ -48,6 +48,7 @@ import { service as beliefGraph } from '../../services/belief-graph/src/index.js
 import { createGetCompanionBeliefsQuery } from '../../services/belief-graph/src/queries/companion-beliefs.js';
 import { createGetBeliefsQuery } from '../../services/belief-graph/src/queries/get-beliefs.js';
 import type { ActorsTable, ChallengesTable, DecisionsTable, FeedbackTable, OutcomesTable, ScheduleTable, TrustDb } from '../../services/trust/src/db.js';
+import { beliefGraph as beliefGraphClient } from '../../services/trust/src/adapters/beliefs.js';
 import { challengeDecisionId, decisionId, outcomeId, tagId } from '../../services/trust/src/ids.js';
 import { evaluateDueOutcomes, service as trust, trustProjection, type PassReport } from '../../services/trust/src/index.js';
 import { intArg, isLoopback, log, requiredServerEnv, withTimeout } from './lib/cli.js';
@@ -542,7 +543,7 @@ async function main(): Promise<void> {
     // The scheduler waits on the projection to fold what it appended, as in the service.
     projection = await startProjection(bus, db, 'trust', trustProjection);
     const clock = new ManualClock(T0);
-    const deps = { bus, db, clock, logger: silent };
+    const deps = { bus, db, clock, beliefGraph: beliefGraphClient(bus), logger: silent };
 
     // The graph answers what was seeded, or the bench would time the wrong work.
     const probe = await queryClients(bus).belief.GetCompanionBeliefs({ userId: uuidOf('user', 0), at: new Date(T0.getTime() + DAY + MIN), beliefIds: [] });

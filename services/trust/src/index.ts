@@ -7,6 +7,7 @@ import { createChatClient, createEmbeddingClient, createLocalEmbedder, loadLlmCo
 import { startProjection, startReactor } from '@hearth/store';
 import type { Kysely } from 'kysely';
 import { migration as m0001 } from '../migrations/2026_11_30_0001_trust.js';
+import { beliefGraph } from './adapters/beliefs.js';
 import { createTagLlm } from './adapters/llm.js';
 import { LOCAL_EMBEDDING, SERVICE, trustEnvSchema } from './config.js';
 import type { TrustDb } from './db.js';
@@ -35,6 +36,8 @@ export const service: ServiceDefinition = {
     const embedder: Embedder = cfg.embeddings ? createEmbeddingClient(cfg.embeddings, { logger: ctx.logger }) : createLocalEmbedder(LOCAL_EMBEDDING);
     // The labeller is time-boxed: the box as its timeout, no retries.
     const llm = cfg.chat ? createTagLlm(createChatClient({ ...cfg.chat, timeoutMs: Math.min(cfg.chat.timeoutMs, SERVICE.llmTimeoutMs), maxRetries: 0 }, { logger: ctx.logger })) : null;
+    // One belief-graph client for the reactor and the scheduler.
+    const graph = beliefGraph(ctx.bus);
     // Names this process's leases on users (several replicas share the schedule).
     const replica = `${process.pid}-${randomUUID().slice(0, 8)}`;
     ctx.logger.info(
@@ -46,9 +49,9 @@ export const service: ServiceDefinition = {
         await serveQueries(ctx.bus, trust.TrustQueriesDefinition, { GetTrust: createGetTrustQuery(db) });
         const consumers = [
           ...(await startProjection(ctx.bus, db, 'trust', trustProjection)),
-          ...(await startReactor(ctx.bus, db, 'trust', createTrustReactor({ bus: ctx.bus, db, embedder, logger: ctx.logger, llm }))),
+          ...(await startReactor(ctx.bus, db, 'trust', createTrustReactor({ bus: ctx.bus, db, beliefGraph: graph, embedder, logger: ctx.logger, llm }))),
         ];
-        return [...consumers, startOutcomeScheduler({ bus: ctx.bus, db, clock: ctx.clock, logger: ctx.logger, pollMs: env.TRUST_POLL_MS, replica })];
+        return [...consumers, startOutcomeScheduler({ bus: ctx.bus, db, clock: ctx.clock, beliefGraph: graph, logger: ctx.logger, pollMs: env.TRUST_POLL_MS, replica })];
       },
     };
   },

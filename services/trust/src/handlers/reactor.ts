@@ -5,8 +5,8 @@ import { embeddingTextOf } from '@hearth/beliefs';
 import { requirePosition, type Reactor } from '@hearth/store';
 import { counter, type Logger } from '@hearth/telemetry';
 import { detectTags, mayTag, type TagCandidate } from '@hearth/trust';
+import type { belief } from '@hearth/proto';
 import type { Kysely } from 'kysely';
-import { beliefGraph } from '../adapters/beliefs.js';
 import type { TagLlm } from '../adapters/llm.js';
 import { beliefViewOf, decisionRecorded, loadActors, loadFeedback, turnRecorded, userBeliefOf } from '../adapters/state.js';
 import { SERVICE } from '../config.js';
@@ -20,6 +20,8 @@ import { challengeDraft, turnDrafts } from './drafts.js';
 export interface TrustReactorDeps {
   bus: Bus;
   db: Kysely<TrustDb>;
+  /** belief-graph's queries, one client for the process (adapters/beliefs.ts). */
+  beliefGraph: belief.BeliefQueries;
   /** belief-graph's embedder choice (configured embeddings, or the local one of the same name). */
   embedder: Embedder;
   logger?: Logger;
@@ -86,7 +88,7 @@ async function turnCompleted(deps: TrustReactorDeps, event: StoredEvent, t: Turn
   if (candidates.length === 0) return;
   const at = event.occurredAt;
   const [{ beliefs }, vectors] = await Promise.all([
-    beliefGraph(deps.bus).GetCompanionBeliefs({ userId: event.userId, at, beliefIds: [] }),
+    deps.beliefGraph.GetCompanionBeliefs({ userId: event.userId, at, beliefIds: [] }),
     deps.embedder.embed(candidates.map((c) => embeddingTextOf(c.text))),
   ]);
   const views = beliefs.map(beliefViewOf);
@@ -140,7 +142,7 @@ async function challengeIssued(deps: TrustReactorDeps, event: StoredEvent): Prom
   if (!c.challengeId || !c.beliefId) return;
   const id = challengeDecisionId(c.challengeId);
   if (await decisionRecorded(deps.db, id)) return;
-  const graph = await beliefGraph(deps.bus).GetBeliefs({ userId: event.userId, holder: 'user' });
+  const graph = await deps.beliefGraph.GetBeliefs({ userId: event.userId, holder: 'user' });
   const belief = userBeliefOf(graph, c.beliefId);
   const appended = await appendDecided(deps.bus, 'trust', event.userId, async (last) => {
     await requirePosition(deps.db, trustProjection.name, last, { timeoutMs: SERVICE.projectionWaitMs });

@@ -16,8 +16,9 @@ import { migrateSchema, openDatabase, replayProjection, schemaDb, startProjectio
 import { cleanupNamespace, databaseUrl, dropSchemas, natsUrl, testNamespace } from '@hearth/testing';
 import type { Logger } from '@hearth/telemetry';
 import type { Kysely } from 'kysely';
+import { beliefGraph } from '../adapters/beliefs.js';
 import { createTagLlm, type TagLlm } from '../adapters/llm.js';
-import { LOCAL_EMBEDDING } from '../config.js';
+import { LOCAL_EMBEDDING, SCHEDULER } from '../config.js';
 import type { TrustDb } from '../db.js';
 import { service } from '../index.js';
 import { trustProjection } from '../projections/trust.js';
@@ -42,9 +43,10 @@ describe('trust service (live, NATS + Postgres)', () => {
   let running: RunningConsumer[] = [];
   const clock = new ManualClock(T0);
   // The labeller is switched on by the LLM test only.
-  const deps: { bus: Bus; db: Kysely<TrustDb>; embedder: typeof local; logger: Logger; llm: TagLlm | null } = {
+  const deps: { bus: Bus; db: Kysely<TrustDb>; beliefGraph: belief.BeliefQueries; embedder: typeof local; logger: Logger; llm: TagLlm | null } = {
     bus: undefined as unknown as Bus,
     db: undefined as unknown as Kysely<TrustDb>,
+    beliefGraph: undefined as unknown as belief.BeliefQueries,
     embedder: local,
     logger: silent,
     llm: null,
@@ -69,6 +71,7 @@ describe('trust service (live, NATS + Postgres)', () => {
     await bus.ensureStreams(['orchestrator', 'belief-graph', 'trust']);
     deps.bus = bus;
     deps.db = db;
+    deps.beliefGraph = beliefGraph(bus);
     await bus.serveQuery('belief-graph', GET_COMPANION_BELIEFS, async (request) => {
       beliefQueries++;
       const { userId } = belief.GetCompanionBeliefsRequest.decode(request);
@@ -196,7 +199,7 @@ describe('trust service (live, NATS + Postgres)', () => {
 
   /** Two scheduler replicas at once, on the manual clock. */
   async function evaluateWithTwoReplicas() {
-    const [a, b] = await Promise.all([evaluateDueOutcomes({ bus, db, clock, logger: silent }, { replica: 'a' }), evaluateDueOutcomes({ bus, db, clock, logger: silent }, { replica: 'b' })]);
+    const [a, b] = await Promise.all([evaluateDueOutcomes({ bus, db, clock, beliefGraph: deps.beliefGraph, logger: silent }, { replica: 'a' }), evaluateDueOutcomes({ bus, db, clock, beliefGraph: deps.beliefGraph, logger: silent }, { replica: 'b' })]);
     return { outcomes: a.outcomes + b.outcomes, trustUpdates: a.trustUpdates + b.trustUpdates, skipped: a.skipped + b.skipped };
   }
 
@@ -314,7 +317,7 @@ describe('trust service (live, NATS + Postgres)', () => {
     // when a pass runs 3 h later
     clock.set(new Date(T0.getTime() + 3 * HOUR));
     const errors: unknown[] = [];
-    const report = await evaluateDueOutcomes({ bus, db: broken, clock, logger: { ...silent, error: (o: unknown) => errors.push(o) } as unknown as Logger }, { replica: 'a' });
+    const report = await evaluateDueOutcomes({ bus, db: broken, clock, beliefGraph: deps.beliefGraph, logger: { ...silent, error: (o: unknown) => errors.push(o) } as unknown as Logger }, { replica: 'a' });
 
     // then the good user's short outcome is judged, the bad one is logged, released and still due
     expect(report).toMatchObject({ outcomes: 1, skipped: 1 });
@@ -325,11 +328,45 @@ describe('trust service (live, NATS + Postgres)', () => {
     expect(row).toMatchObject({ claimed_by: null, next_due_at: new Date(T0.getTime() + 2 * HOUR) });
 
     // when the next pass reads the row again
-    const next = await evaluateDueOutcomes({ bus, db, clock, logger: silent }, { replica: 'a' });
+    const next = await evaluateDueOutcomes({ bus, db, clock, beliefGraph: deps.beliefGraph, logger: silent }, { replica: 'a' });
 
     // then the bad user is judged too
     expect(next).toMatchObject({ outcomes: 1, skipped: 0 });
     expect((await trustEvents(bad.userId, Events.OutcomeEvaluated.name)).map(decode.outcome).map((o) => o.horizon)).toEqual(['2h']);
+  }, 60_000);
+
+  it('a pass over more users than a lease batch leases a skipped user once and judges every other user', async () => {
+    // given a full lease batch and one more user promoted, the unreadable one first due
+    const bad = user();
+    companions.set(bad.userId, [companionBelief('i am a patient person', { openConflicts: 1 })]);
+    clock.set(new Date(T0.getTime() - MIN));
+    await bad.turn('You really are so patient with me.', 'I really am a patient person, that is who I am.');
+    clock.set(T0);
+    const good = Array.from({ length: SCHEDULER.batchSize }, () => user());
+    for (const u of good) {
+      companions.set(u.userId, [companionBelief('i am a patient person', { openConflicts: 1 })]);
+      await u.turn('You really are so patient with me.', 'I really am a patient person, that is who I am.');
+    }
+    const broken = db.withPlugin({
+      transformQuery: (args) => args.node,
+      transformResult: (args) => {
+        if (args.result.rows.some((r) => r.user_id === bad.userId && 'doubt_rate' in r)) return Promise.reject(new Error('corrupt decision row'));
+        return Promise.resolve(args.result);
+      },
+    });
+
+    // when one pass runs 3 h later
+    clock.set(new Date(T0.getTime() + 3 * HOUR));
+    const report = await evaluateDueOutcomes({ bus, db: broken, clock, beliefGraph: deps.beliefGraph, logger: { ...silent, error: () => undefined } as unknown as Logger }, { replica: 'a' });
+
+    // then the bad user is tried once in it (it stays due, so it is not leased again), and every good user is judged
+    expect(report).toMatchObject({ users: SCHEDULER.batchSize, outcomes: SCHEDULER.batchSize, skipped: 1 });
+    for (const u of good) expect((await trustEvents(u.userId, Events.OutcomeEvaluated.name)).length).toBe(1);
+    const row = await db.selectFrom('schedule').selectAll().where('user_id', '=', bad.userId).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ claimed_by: null, next_due_at: new Date(T0.getTime() + 2 * HOUR - MIN) });
+
+    // and the next pass judges it
+    expect(await evaluateDueOutcomes({ bus, db, clock, beliefGraph: deps.beliefGraph, logger: silent }, { replica: 'a' })).toMatchObject({ outcomes: 1, skipped: 0 });
   }, 60_000);
 
   it('the same +keep again within 120 s is a duplicate (tag storm dedup); a redelivered turn appends nothing new', async () => {

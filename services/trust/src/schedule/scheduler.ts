@@ -5,7 +5,6 @@ import { counter, type Logger } from '@hearth/telemetry';
 import type { belief } from '@hearth/proto';
 import { anchorsOf, coherenceOf, decisionCoherence, TRUST_CONFIG, type AnswerSignal, type BeliefView, type FeedbackEntry, type Horizon, type OutcomeInputs } from '@hearth/trust';
 import { sql, type Kysely } from 'kysely';
-import { beliefGraph } from '../adapters/beliefs.js';
 import { beliefViewOf, decisionOf, loadActors, loadFeedback, userBeliefOf } from '../adapters/state.js';
 import { SCHEDULER, SERVICE } from '../config.js';
 import type { TrustDb } from '../db.js';
@@ -17,6 +16,8 @@ export interface SchedulerDeps {
   bus: Bus;
   db: Kysely<TrustDb>;
   clock: Clock;
+  /** belief-graph's queries, one client for the process (adapters/beliefs.ts). */
+  beliefGraph: belief.BeliefQueries;
   logger?: Logger;
 }
 
@@ -38,7 +39,8 @@ const skippedTotal = counter('hearth_trust_skipped_users_total', 'Users a pass c
  * §2 Delayed Outcome Evaluation on the (virtual) clock: every pending outcome
  * whose horizon has passed is judged once, in due order per user, and moves
  * T_actor. Each user's `schedule` row is leased by one replica at a time (one
- * statement, SKIP LOCKED) and released with the next due time; the appends
+ * statement, SKIP LOCKED) and released; the projection keeps its next due
+ * time (from the events this replica appended); the appends
  * derive their ids from the outcome, so a lease that ran out and a second
  * replica append nothing new. No transaction stays open meanwhile.
  */
@@ -46,18 +48,25 @@ export async function evaluateDueOutcomes(deps: SchedulerDeps, opts: { replica: 
   const { db } = deps;
   const now = deps.clock.now();
   const report: PassReport = { users: 0, outcomes: 0, trustUpdates: 0, skipped: 0 };
-  // Users done or skipped in this pass are not leased again in it.
-  const passed = new Set<string>();
-  await projectionCaughtUp(deps);
+  // Users still due after their release in this pass (skipped, or their projection behind): not
+  // leased again in it. A user done is not due any more, so the lease's own filter passes it over.
+  const stillDue = new Set<string>();
+  const release = async (userId: string): Promise<void> => {
+    if (await releaseUser(db, opts.replica, userId, now)) stillDue.add(userId);
+  };
+  // The cheap check first: an idle poll reads one index. Waiting for the projection before it would
+  // only matter for an outcome whose decision the projection has not folded yet, and an outcome falls
+  // due ≥ 2 h after its decision: a projection that far behind is not waited out here either, and a
+  // jump of the virtual clock at most delays such an outcome by one poll.
   const any = await db.selectFrom('schedule').select('user_id').where('next_due_at', '<=', now).limit(1).executeTakeFirst();
   if (!any) return report;
+  await projectionCaughtUp(deps);
   for (;;) {
     if (opts.isStopping?.()) return report;
-    const leased = await lease(db, opts.replica, now, passed);
+    const leased = await lease(db, opts.replica, now, stillDue);
     for (const [i, { user_id: userId }] of leased.entries()) {
-      passed.add(userId);
       if (opts.isStopping?.()) {
-        await release(db, opts.replica, userId);
+        await release(userId);
         continue;
       }
       try {
@@ -65,13 +74,13 @@ export async function evaluateDueOutcomes(deps: SchedulerDeps, opts: { replica: 
         report.users++;
         report.outcomes += r.outcomes;
         report.trustUpdates += r.trustUpdates;
-        await release(db, opts.replica, userId);
+        await release(userId);
       } catch (err) {
-        await release(db, opts.replica, userId);
+        await release(userId);
         // NATS, Postgres or belief-graph away fails every user alike: end the pass (freeing
         // the users leased with this one), the next poll retries it.
         if (isTransientError(err)) {
-          for (const rest of leased.slice(i + 1)) await release(db, opts.replica, rest.user_id).catch(() => undefined);
+          for (const rest of leased.slice(i + 1)) await release(rest.user_id).catch(() => undefined);
           throw err;
         }
         // One user's bad data must not keep the users after it from their outcomes.
@@ -84,8 +93,8 @@ export async function evaluateDueOutcomes(deps: SchedulerDeps, opts: { replica: 
   }
 }
 
-/** Leases up to a batch of users with an outcome due, skipping rows another replica is leasing right now and users this pass has seen. */
-async function lease(db: Kysely<TrustDb>, replica: string, now: Date, passed: ReadonlySet<string>): Promise<{ user_id: string }[]> {
+/** Leases up to a batch of users with an outcome due, skipping rows another replica is leasing right now and users this pass left due. */
+async function lease(db: Kysely<TrustDb>, replica: string, now: Date, stillDue: ReadonlySet<string>): Promise<{ user_id: string }[]> {
   return db
     .updateTable('schedule')
     .set({ claimed_by: replica, claimed_until: sql<Date>`now() + make_interval(secs => ${SCHEDULER.leaseSeconds})` })
@@ -95,7 +104,7 @@ async function lease(db: Kysely<TrustDb>, replica: string, now: Date, passed: Re
         .select('user_id')
         .where('next_due_at', '<=', now)
         .where((w) => w.or([w('claimed_until', 'is', null), w('claimed_until', '<', sql<Date>`now()`)]))
-        .$if(passed.size > 0, (q) => q.where('user_id', 'not in', [...passed]))
+        .$if(stillDue.size > 0, (q) => q.where('user_id', 'not in', [...stillDue]))
         .orderBy('next_due_at')
         .orderBy('user_id')
         .limit(SCHEDULER.batchSize)
@@ -106,15 +115,21 @@ async function lease(db: Kysely<TrustDb>, replica: string, now: Date, passed: Re
     .execute();
 }
 
-/** Frees the user, with the next due time as the projection now holds it (it applied this replica's appends before). */
-async function release(db: Kysely<TrustDb>, replica: string, userId: string): Promise<void> {
-  const row = await db.selectFrom('outcomes').select((eb) => eb.fn.min('due_at').as('next')).where('user_id', '=', userId).where('evaluated_at', 'is', null).executeTakeFirst();
-  await db
+/**
+ * Frees the user and answers whether it is still due at `now`. The next due
+ * time is the projection's alone (it sets it with every decision and outcome
+ * it folds, in the same transaction): a second writer here could put back a
+ * stale one. A lease lost to another replica counts as still due, as unknown.
+ */
+async function releaseUser(db: Kysely<TrustDb>, replica: string, userId: string, now: Date): Promise<boolean> {
+  const row = await db
     .updateTable('schedule')
-    .set({ next_due_at: row?.next ? new Date(row.next) : null, claimed_by: null, claimed_until: null })
+    .set({ claimed_by: null, claimed_until: null })
     .where('user_id', '=', userId)
     .where('claimed_by', '=', replica)
-    .execute();
+    .returning('next_due_at')
+    .executeTakeFirst();
+  return !row || (row.next_due_at !== null && row.next_due_at <= now);
 }
 
 async function projectionCaughtUp(deps: SchedulerDeps): Promise<void> {
@@ -135,23 +150,29 @@ async function evaluateUser(deps: SchedulerDeps, userId: string, now: Date): Pro
   const out = { outcomes: 0, trustUpdates: 0 };
   const due = await db
     .selectFrom('outcomes')
-    .leftJoin('decisions', 'decisions.decision_id', 'outcomes.decision_id')
-    .select(['outcomes.outcome_id', 'outcomes.decision_id', 'outcomes.belief_id', 'outcomes.horizon', 'outcomes.due_at', 'decisions.action'])
-    .where('outcomes.user_id', '=', userId)
-    .where('outcomes.evaluated_at', 'is', null)
-    .where('outcomes.due_at', '<=', now)
-    .orderBy('outcomes.due_at')
-    .orderBy('outcomes.outcome_id')
+    .select(['outcome_id', 'decision_id', 'belief_id', 'horizon', 'due_at'])
+    .where('user_id', '=', userId)
+    .where('evaluated_at', 'is', null)
+    .where('due_at', '<=', now)
+    .orderBy('due_at')
+    .orderBy('outcome_id')
     .execute();
   if (due.length === 0) return out;
-  const challenges = due.some((o) => o.action === 'challenge');
-  const gardener = due.some((o) => o.action !== 'challenge');
+  // The due outcomes' decisions, read once: a decision row never changes.
+  const decisionRows = await db
+    .selectFrom('decisions')
+    .selectAll()
+    .where('decision_id', 'in', [...new Set(due.map((o) => o.decision_id))])
+    .execute();
+  const decisions = new Map(decisionRows.map((r) => [r.decision_id, r]));
+  const challenges = due.some((o) => decisions.get(o.decision_id)?.action === 'challenge');
+  const gardener = due.some((o) => decisions.get(o.decision_id)?.action !== 'challenge');
   // The user's answers come on belief-graph's stream: the projection holds the user's chain there first.
   if (challenges) await beliefGraphCaughtUp(deps, userId);
   // The companion, and the user's graph, as they stand now: one answer serves every outcome of this pass.
   const [beliefs, graph] = await Promise.all([
-    gardener ? beliefGraph(deps.bus).GetCompanionBeliefs({ userId, at: now, beliefIds: [] }).then((r) => r.beliefs.map(beliefViewOf)) : Promise.resolve([]),
-    challenges ? beliefGraph(deps.bus).GetBeliefs({ userId, holder: 'user' }) : Promise.resolve(null),
+    gardener ? deps.beliefGraph.GetCompanionBeliefs({ userId, at: now, beliefIds: [] }).then((r) => r.beliefs.map(beliefViewOf)) : Promise.resolve([]),
+    challenges ? deps.beliefGraph.GetBeliefs({ userId, holder: 'user' }) : Promise.resolve(null),
   ]);
   const coherence = coherenceOf(anchorsOf(beliefs));
   // What every outcome of the pass reads of the user, read once: the pass appends only outcomes and trust
@@ -185,7 +206,8 @@ async function evaluateUser(deps: SchedulerDeps, userId: string, now: Date): Pro
       await requirePosition(db, trustProjection.name, last, { timeoutMs: SERVICE.projectionWaitMs });
       const row = await db.selectFrom('outcomes').select('evaluated_at').where('outcome_id', '=', o.outcome_id).executeTakeFirst();
       if (!row || row.evaluated_at) return [];
-      const decisionRow = await db.selectFrom('decisions').selectAll().where('decision_id', '=', o.decision_id).executeTakeFirstOrThrow();
+      const decisionRow = decisions.get(o.decision_id);
+      if (!decisionRow) throw new Error(`trust outcome ${o.outcome_id}: its decision ${o.decision_id} is not in the projection`);
       const decision = decisionOf(decisionRow);
       const inputs = await outcomeInputs(db, userId, decision, horizon, now, read);
       const actors = await loadActors(db, userId);
@@ -207,7 +229,7 @@ async function evaluateUser(deps: SchedulerDeps, userId: string, now: Date): Pro
     }
     ownSeq = Math.max(ownSeq, ...appended.map((a) => a.seq));
   }
-  // The release reads the next due time from the projection: let it hold this pass's appends.
+  // Let the projection hold this pass's appends, and so the user's next due time, before the release reads it.
   if (ownSeq > 0) await waitForPosition(db, trustProjection.name, subject, ownSeq, { timeoutMs: SCHEDULER.catchUpWaitMs });
   return out;
 }
