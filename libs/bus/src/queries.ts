@@ -68,8 +68,14 @@ export function queryOwner(fullName: string): ServiceName {
  *   new memory.MemoryQueriesClientImpl(queryRpc(bus, { timeoutMs: 5_000 }))
  */
 export function queryRpc(bus: Bus, opts: { timeoutMs?: number } = {}): Rpc {
+  // A client names one proto service: its owner is worked out once, not per query.
+  const owners = new Map<string, ServiceName>();
   return {
-    request: (service, method, data) => bus.query(queryOwner(service), method, data, opts.timeoutMs),
+    request: (service, method, data) => {
+      let owner = owners.get(service);
+      if (!owner) owners.set(service, (owner = queryOwner(service)));
+      return bus.query(owner, method, data, opts.timeoutMs);
+    },
   };
 }
 
