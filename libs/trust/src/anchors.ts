@@ -1,6 +1,5 @@
-import { cosine } from '@hearth/llm';
 import { TRUST_CONFIG } from './config.js';
-import { clamp } from './math.js';
+import { clamp, cosine } from './math.js';
 import type { Anchors, BeliefView } from './types.js';
 
 /**

@@ -1,7 +1,9 @@
-import { cosine } from '@hearth/llm';
 import { mayHaveTrustTag, splitSentences, trustTagOf } from '@hearth/text';
 import { TRUST_CONFIG, type Actor } from './config.js';
+import { cosine } from './math.js';
 import type { BeliefView, TagCandidate } from './types.js';
+
+export { cosine };
 
 /**
  * The cheap pre-screen of Tag Injection: false when no sentence of `text` has a

@@ -1,7 +1,7 @@
 import { BELIEF_CONFIG, embeddingTextOf } from '@hearth/beliefs';
-import { cosine, createLocalEmbedder } from '@hearth/llm';
+import { createLocalEmbedder } from '@hearth/llm';
 import { TRUST_CONFIG } from './config.js';
-import { alignTag, detectTags, mayTag } from './tags.js';
+import { alignTag, cosine, detectTags, mayTag } from './tags.js';
 import type { BeliefView } from './types.js';
 
 const embedder = createLocalEmbedder({ dimensions: BELIEF_CONFIG.embeddings.localDimensions, model: 'hearth-local' });
