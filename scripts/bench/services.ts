@@ -13,7 +13,7 @@ import { Command } from 'commander';
 import { SERVICE_NAMES } from '@hearth/bus';
 import { cleanupNamespace, dropSchemas } from '@hearth/testing';
 import { bundleService } from '../build/bundle.js';
-import { deployService, mib, startFromOutput, stopGracefully, type Started } from '../build/output.js';
+import { deployService, mib, processMemory, startFromOutput, stopGracefully, type Started } from '../build/output.js';
 import { ApiCallError, ApiClient, type BenchUser } from './lib/api-client.js';
 import { intArg, log, requiredServerEnv } from './lib/cli.js';
 
@@ -25,9 +25,9 @@ const program = new Command('bench:services')
   .parse();
 const opts = program.opts<{ users: number; turns: number; concurrency: number }>();
 const env = requiredServerEnv((m) => program.error(m), 'Set NATS_URL and DATABASE_URL (a real NATS and Postgres).');
-const TICKS_PER_SECOND = 100;
+const TICKS_PER_SECOND = 100; // Linux USER_HZ: /proc/<pid>/stat counts CPU in these.
 /** How long the idle cost is measured, with every process up and no traffic. */
-const IDLE_SECONDS = 10; // Linux USER_HZ: /proc/<pid>/stat counts CPU in these.
+const IDLE_SECONDS = 10;
 
 /** CPU seconds (user + system) a process has used so far. */
 function cpuSeconds(pid: number): number {
@@ -36,11 +36,6 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
 }
 
-function memoryOf(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
-  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
-}
 
 /** Until every process's /metrics shows hearth_consumer_lag 0 for all its consumers (or 60 s). */
 async function drained(processes: Started[]): Promise<void> {
@@ -119,7 +114,7 @@ try {
   const rows: string[] = [];
   for (const [name, s] of running) {
     const cpu = cpuSeconds(s.child.pid!) - cpuBefore.get(name)!;
-    const mem = memoryOf(s.child.pid!);
+    const mem = processMemory(s.child.pid!);
     rows.push(
       `| ${name} | ${Math.round(s.readyMs)} ms | ${mib(s.rssBytes)} | ${mib(mem.peak)} | ${Math.round(idle.get(name)! * 1000)}m | ${((cpu * 1000) / opts.turns).toFixed(2)} ms | ${Math.round((cpu / wallS) * 1000)}m |`,
     );

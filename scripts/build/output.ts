@@ -2,7 +2,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '@hearth/testing';
+import { freePort, waitFor } from '@hearth/testing';
 import { REPO, type Bundle } from './bundle.js';
 
 const run = promisify(execFile);
@@ -119,30 +119,36 @@ export async function startFromOutput(outDir: string, env: Record<string, string
   let log = '';
   child.stdout.on('data', (b: Buffer) => (log += b.toString()));
   child.stderr.on('data', (b: Buffer) => (log += b.toString()));
-  const deadline = started + (opts.timeoutMs ?? 30_000);
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode} before it was ready:\n${log.slice(-4000)}`);
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/readyz`);
-      if (res.status === 200) break;
-    } catch {
-      // not listening yet
-    }
-    if (performance.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`not ready within ${opts.timeoutMs ?? 30_000} ms:\n${log.slice(-4000)}`);
-    }
-    await new Promise((r) => setTimeout(r, 25));
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  try {
+    const outcome = await waitFor(
+      async () => {
+        if (child.exitCode !== null) return `exited with ${child.exitCode} before it was ready`;
+        const res = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
+        return res?.status === 200 ? 'ready' : undefined;
+      },
+      { timeoutMs, intervalMs: 25, what: `${outDir} to answer /readyz` },
+    );
+    if (outcome !== 'ready') throw new Error(outcome);
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw new Error(`${err instanceof Error ? err.message : String(err)}:\n${log.slice(-4000)}`, { cause: err });
   }
   const readyMs = performance.now() - started;
-  let rssBytes = 0;
+  const rssBytes = processMemory(child.pid!).rss;
+  return { child, port, readyMs, rssBytes, output: () => log };
+}
+
+/** Resident memory now and at its peak (VmRSS, VmHWM), from /proc; 0 where there is none. */
+export function processMemory(pid: number): { rss: number; peak: number } {
+  let status = '';
   try {
-    const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-    rssBytes = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+    status = readFileSync(`/proc/${pid}/status`, 'utf8');
   } catch {
     // no /proc here
   }
-  return { child, port, readyMs, rssBytes, output: () => log };
+  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
+  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
 }
 
 /** SIGTERM, as Kubernetes stops a pod; resolves with the exit code (or rejects after `timeoutMs`). */
