@@ -48,7 +48,7 @@ export const BELIEF_CONFIG = {
     temporalSpecificity: { past: 6, transitional: 5, habitual: 4, ongoing: 3, state: 2, unknown: 1 } satisfies Record<TemporalScope, number>,
   },
   /** §5.2 embeddings; the local embedder's size when no endpoint is configured. */
-  embeddings: { localDimensions: 256, batchSize: 32, linearScanMaxNodes: 50_000 },
+  embeddings: { localModel: 'hearth-local', localDimensions: 256, batchSize: 32, linearScanMaxNodes: 50_000 },
   /** §5.3 resolution and §4.12 tentative links. */
   resolution: {
     topK: 10,
@@ -100,3 +100,22 @@ export const BELIEF_CONFIG = {
 } as const;
 
 export type BeliefConfig = typeof BELIEF_CONFIG;
+
+/**
+ * The deterministic local embedder every service that embeds beliefs or aligns with
+ * them uses when no embeddings endpoint is configured (belief-graph, trust, the
+ * orchestrator's gate): one model name and width, so their vectors compare.
+ */
+export const LOCAL_BELIEF_EMBEDDING = { model: BELIEF_CONFIG.embeddings.localModel, dimensions: BELIEF_CONFIG.embeddings.localDimensions } as const;
+
+/** Replies with fixed or generic words say nothing about the companion. */
+const NOT_SELF_SPEECH: ReadonlySet<string> = new Set(['refusal', 'crisis_safe', 'correction', 'fallback']);
+
+/**
+ * Whether a completed turn's reply is the companion speaking of itself as it
+ * composed it: a chat reply, with words, not a refusal, crisis, correction or
+ * fallback. belief-graph decomposes these replies and trust reads their tags.
+ */
+export function isCompanionSpeech(t: { source: string; outcome: string; assistantText: string }): boolean {
+  return t.source === 'chat' && !NOT_SELF_SPEECH.has(t.outcome) && t.assistantText.trim() !== '';
+}

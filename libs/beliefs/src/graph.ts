@@ -1,5 +1,5 @@
 import { createLocalEmbedder } from '@hearth/llm';
-import { BELIEF_CONFIG, type Holder } from './config.js';
+import { LOCAL_BELIEF_EMBEDDING, type Holder } from './config.js';
 import { decompose } from './decompose.js';
 import { linkConfidence, linkStateOf, orderedPair } from './links.js';
 import { nodeViewOf, stepGraph } from './step.js';
@@ -26,7 +26,7 @@ export interface GraphLink {
  * (§9.2), tentative links with their support, and every conflict once.
  */
 export class InMemoryBeliefGraph {
-  private readonly embedder = createLocalEmbedder({ dimensions: BELIEF_CONFIG.embeddings.localDimensions, model: 'hearth-local' });
+  private readonly embedder = createLocalEmbedder(LOCAL_BELIEF_EMBEDDING);
   private readonly nodes = new Map<Holder, NodeView[]>();
   private readonly occurrences = new Map<string, GraphOccurrence[]>();
   private readonly conflicts = new Map<Holder, Map<string, Conflict>>();

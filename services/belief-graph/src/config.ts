@@ -1,4 +1,4 @@
-import { BELIEF_CONFIG } from '@hearth/beliefs';
+import { BELIEF_CONFIG, LOCAL_BELIEF_EMBEDDING } from '@hearth/beliefs';
 import { z } from 'zod';
 
 /**
@@ -30,6 +30,6 @@ export const SERVICE = {
 } as const;
 
 /** The local embedder's model name, recorded with every vector it gives. */
-export const LOCAL_EMBEDDING = { model: 'hearth-local', dimensions: BELIEF_CONFIG.embeddings.localDimensions } as const;
+export const LOCAL_EMBEDDING = LOCAL_BELIEF_EMBEDDING;
 
 export const beliefEnvSchema = z.object({});

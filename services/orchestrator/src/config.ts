@@ -1,4 +1,4 @@
-import { BELIEF_CONFIG } from '@hearth/beliefs';
+import { BELIEF_CONFIG, LOCAL_BELIEF_EMBEDDING } from '@hearth/beliefs';
 import { UNCERTAINTY_CONFIG } from '@hearth/uncertainty';
 
 /**
@@ -270,7 +270,7 @@ export const BELIEFS = {
    */
   selfTalkEveryTurns: 5,
   /** The embedder whose vectors the gate may compare with a core belief's (BELIEF_CONFIG.embeddings.localDimensions wide). */
-  localEmbeddingModel: 'hearth-local',
+  localEmbeddingModel: LOCAL_BELIEF_EMBEDDING.model,
 } as const;
 
 /**

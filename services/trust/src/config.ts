@@ -1,4 +1,4 @@
-import { BELIEF_CONFIG } from '@hearth/beliefs';
+import { LOCAL_BELIEF_EMBEDDING } from '@hearth/beliefs';
 import { TRUST_CONFIG } from '@hearth/trust';
 import { z } from 'zod';
 
@@ -43,7 +43,7 @@ export const SCHEDULER = {
  * size as belief-graph's, so a tag's vector and a belief's compare (alignTag
  * checks the model name and skips beliefs embedded by another model).
  */
-export const LOCAL_EMBEDDING = { model: 'hearth-local', dimensions: BELIEF_CONFIG.embeddings.localDimensions } as const;
+export const LOCAL_EMBEDDING = LOCAL_BELIEF_EMBEDDING;
 
 /** The trust service's environment. */
 export const trustEnvSchema = z.object({

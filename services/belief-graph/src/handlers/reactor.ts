@@ -1,4 +1,4 @@
-import { replySignal, updateConfidence } from '@hearth/beliefs';
+import { isCompanionSpeech, replySignal, updateConfidence } from '@hearth/beliefs';
 import { appendDecided, draft, payloadOf, type Bus, type EventDraft, type StoredEvent } from '@hearth/bus';
 import { deriveId, Events, isUuid, type TurnCompleted } from '@hearth/events';
 import { requirePosition, type Reactor } from '@hearth/store';
@@ -16,8 +16,6 @@ const challengesRecorded = counter('hearth_belief_challenges_total', 'Belief cha
 const confidenceUpdates = counter('hearth_belief_confidence_updates_total', 'What the user said after a challenge (reinforced, questioned, contradicted, none)');
 const gardened = counter('hearth_belief_gardened_total', "The trust gardener's promote/deprecate decisions, by action and what the graph made of them");
 
-/** Replies with fixed or generic words say nothing about the companion. */
-const NOT_SELF_SPEECH = new Set(['refusal', 'crisis_safe', 'correction', 'fallback']);
 
 /**
  * What a turn gives the belief graph (issue 16: live inputs, not a batch):
@@ -77,7 +75,7 @@ export function sourcesOf(event: StoredEvent): BeliefSource[] {
     }
     case Events.TurnCompleted.name: {
       const t = payloadOf(event, Events.TurnCompleted);
-      if (t.source !== 'chat' || NOT_SELF_SPEECH.has(t.outcome) || !t.assistantText.trim()) return [];
+      if (!isCompanionSpeech(t)) return [];
       return [
         { ...base, holder: 'companion', sourceKind: 'assistant_reply', sourceMessageId: t.assistantMessageId, correlationId: t.messageId, conversationId: t.conversationId, aiFriendId: t.aiFriendId, text: t.assistantText },
       ];

@@ -1,7 +1,7 @@
 import { appendDecided, payloadOf, type Bus, type StoredEvent } from '@hearth/bus';
 import { Events, type TurnCompleted } from '@hearth/events';
 import type { Embedder, LlmExchange } from '@hearth/llm';
-import { embeddingTextOf } from '@hearth/beliefs';
+import { embeddingTextOf, isCompanionSpeech } from '@hearth/beliefs';
 import { requirePosition, type Reactor } from '@hearth/store';
 import { counter, type Logger } from '@hearth/telemetry';
 import { detectTags, mayTag, type TagCandidate } from '@hearth/trust';
@@ -36,8 +36,6 @@ const labellerTotal = counter('hearth_trust_labeller_total', 'Turns the LLM tag 
 /** Warned once per process: vectors of two models are never compared. */
 let warnedModel = false;
 
-/** Replies with fixed or generic words say nothing about the companion (belief-graph reads the same turns as its speech). */
-const NOT_SELF_SPEECH = new Set(['refusal', 'crisis_safe', 'correction', 'fallback']);
 
 /**
  * What a turn gives trust (outcome-driven-trust.md Integration 1–2): the
@@ -59,7 +57,7 @@ export function createTrustReactor(deps: TrustReactorDeps): Reactor {
       if (event.type === Events.BeliefChallengeIssued.name) return challengeIssued(deps, event);
       if (event.type !== Events.TurnCompleted.name) return;
       const t = payloadOf(event, Events.TurnCompleted);
-      if (t.source !== 'chat' || NOT_SELF_SPEECH.has(t.outcome) || !t.assistantText.trim()) return;
+      if (!isCompanionSpeech(t)) return;
       // The cost budget (≤ 1 ms a turn): a turn with no cue word reads and appends nothing.
       if (!mayTag(t.userText, 'user') && !mayTag(t.assistantText, 'agent')) return;
       return turnCompleted(deps, event, t);
