@@ -55,7 +55,7 @@ import { intArg, isLoopback, log, requiredServerEnv, withTimeout } from './lib/c
 import { createProgress } from './lib/progress.js';
 import { measureDatabase, measureJetStream } from './lib/raw-costs.js';
 import { fmt, table } from './lib/report.js';
-import { percentile, perSecond, summarize } from './lib/stats.js';
+import { perSecond, summarize } from './lib/stats.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -628,7 +628,6 @@ async function main(): Promise<void> {
     const idleMs = summarize(idle);
     const beliefsMs = summarize(beliefMs);
     const userGraphMs = summarize(graphMs);
-    const sortedIdle = [...idle].sort((a, b) => a - b);
 
     console.log(
       `\nbench:trust — ${opts.users} users, a day of outcomes due at once (${outcomes} outcomes of ${seeded.decisions - 2 * opts.users - seeded.challenges} promote/deprecate decisions ` +
@@ -651,7 +650,7 @@ async function main(): Promise<void> {
       ['bench process (replicas + projection + query): CPU, event loop busy', `${fmt((100 * cpuMs) / wallMs, 0)} % of a core, ${fmt(100 * elu, 0)} %`],
       ['GetCompanionBeliefs answered (handler): n, p50 / p99', `${beliefsMs.count}, ${fmt(beliefsMs.p50, 2)} / ${fmt(beliefsMs.p99, 2)} ms`],
       ["GetBeliefs (user's graph, challenges) answered: n, p50 / p99", `${userGraphMs.count}, ${fmt(userGraphMs.p50, 2)} / ${fmt(userGraphMs.p99, 2)} ms`],
-      ['idle poll (nothing due): p50 / p99', `${fmt(percentile(sortedIdle, 50), 2)} / ${fmt(percentile(sortedIdle, 99), 2)} ms`],
+      ['idle poll (nothing due): p50 / p99', `${fmt(idleMs.p50, 2)} / ${fmt(idleMs.p99, 2)} ms`],
       ['raw JetStream publish+ack: p50 / p99', `${fmt(js.publishAck.us.p50 / 1000, 2)} / ${fmt(js.publishAck.us.p99 / 1000, 2)} ms`],
       ['raw JetStream append (expect last seq): p50 / p99', `${fmt(js.appendExpect.us.p50 / 1000, 2)} / ${fmt(js.appendExpect.us.p99 / 1000, 2)} ms`],
       ['raw JetStream get-last-by-subject: p50 / p99', `${fmt(js.lastBySubject.us.p50 / 1000, 2)} / ${fmt(js.lastBySubject.us.p99 / 1000, 2)} ms`],
