@@ -1,24 +1,25 @@
-import { BELIEF_CONFIG, decompose, hasFirstPerson, selfConsistency, type BeliefType, type NodeView, type Polarity, type Stream, type TemporalScope } from '@hearth/beliefs';
+import { decompose, hasFirstPerson, LOCAL_BELIEF_EMBEDDING, selfConsistency, type BeliefType, type NodeView, type Polarity, type Stream, type TemporalScope } from '@hearth/beliefs';
 import { createLocalEmbedder } from '@hearth/llm';
 import type { belief } from '@hearth/proto';
-import { BELIEFS } from '../config.js';
 import type { GateVerdict } from './verdict.js';
 
 // The embedder the graph uses offline: pure and synchronous, so a gate can call it.
-const local = createLocalEmbedder({ dimensions: BELIEF_CONFIG.embeddings.localDimensions, model: BELIEFS.localEmbeddingModel });
+const local = createLocalEmbedder(LOCAL_BELIEF_EMBEDDING);
 
-/** The local vectors of the core beliefs' texts, kept: the same few texts come back every turn. */
-const VECTORS = new Map<string, number[]>();
-const VECTORS_CAPACITY = 5_000;
-function embedOnce(text: string): number[] {
-  let v = VECTORS.get(text);
-  if (!v) {
-    if (VECTORS.size >= VECTORS_CAPACITY) VECTORS.delete(VECTORS.keys().next().value!);
-    v = local.embedSync(text);
-    VECTORS.set(text, v);
-  }
-  return v;
+/** `compute` kept for the last `capacity` keys: the same few core beliefs come back every turn. */
+function boundedMemo<T>(compute: (key: string) => T, capacity = 5_000): (key: string) => T {
+  const cache = new Map<string, T>();
+  return (key) => {
+    if (cache.has(key)) return cache.get(key)!;
+    if (cache.size >= capacity) cache.delete(cache.keys().next().value!);
+    const value = compute(key);
+    cache.set(key, value);
+    return value;
+  };
 }
+
+/** The local vectors of the core beliefs' texts. */
+const embedOnce = boundedMemo((text) => local.embedSync(text));
 
 /** The name the local embedder records on the vectors it makes ("hearth-local-256"). */
 export const LOCAL_EMBEDDING_MODEL = local.model;
@@ -48,9 +49,6 @@ export function coreBeliefViews(core: readonly belief.CoreBelief[]): NodeView[] 
   });
 }
 
-/** The offline forms of core beliefs' texts, kept like their vectors. */
-const OFFLINE = new Map<string, { canonicalHash: string; embeddingText: string } | null>();
-
 /**
  * A core belief's text as the offline pipeline canonicalizes it — the pipeline
  * the draft goes through. A belief the LLM atomized may keep words the offline
@@ -59,14 +57,10 @@ const OFFLINE = new Map<string, { canonicalHash: string; embeddingText: string }
  * draft had another hash and too little of the same words to be caught. null
  * when the text is not one affirmed atom offline (then it is compared as stored).
  */
-function offlineForm(text: string): { canonicalHash: string; embeddingText: string } | null {
-  if (OFFLINE.has(text)) return OFFLINE.get(text)!;
+const offlineForm = boundedMemo((text): { canonicalHash: string; embeddingText: string } | null => {
   const atoms = decompose({ text, conversationId: 'core', holder: 'companion' }).atoms;
-  const form = atoms.length === 1 && atoms[0]!.polarity === 'affirm' ? { canonicalHash: atoms[0]!.canonicalHash, embeddingText: atoms[0]!.embeddingText } : null;
-  if (OFFLINE.size >= VECTORS_CAPACITY) OFFLINE.delete(OFFLINE.keys().next().value!);
-  OFFLINE.set(text, form);
-  return form;
-}
+  return atoms.length === 1 && atoms[0]!.polarity === 'affirm' ? { canonicalHash: atoms[0]!.canonicalHash, embeddingText: atoms[0]!.embeddingText } : null;
+});
 
 // A sentence with a first-person word: only these can state a belief of the
 // companion's (the atomizer keeps "i …", "my …" and "… me" clauses), and
