@@ -112,6 +112,9 @@ export class Bus {
       maxReconnectAttempts: -1,
       reconnectTimeWait: 250,
       waitOnFirstConnect: false,
+      // An Error (with its stack) made up front for every request and ack would
+      // be a tenth of a turn's CPU; the errors still say what timed out.
+      noAsyncTraces: true,
     });
     void (async () => {
       for await (const s of nc.status()) {

@@ -248,7 +248,9 @@ export async function startConsumer(bus: Bus, spec: ConsumerSpec): Promise<Runni
     if (outcome.kind === 'ack') {
       failures.delete(m.seq);
       suspects.delete(m.seq);
-      await m.ackAck().catch(() => undefined);
+      // A plain ack, not a request for the server's confirmation: an ack lost
+      // on the way only redelivers an event the positions already skip.
+      m.ack();
       handledCounter.add(1, { consumer: durable, outcome: 'ack' });
     } else {
       m.nak(outcome.delayMs);
