@@ -100,6 +100,7 @@ export async function startErasures(opts: ErasureOptions): Promise<RunningConsum
     name: ERASURE_REACTOR,
     sources: ['ingress'],
     key: GLOBAL_KEYS.erasures,
+    types: [ErasureEvents.UserErased.name],
     react: async (e) => {
       if (e.type === ErasureEvents.UserErased.name) await applyErasure(opts, e);
     },

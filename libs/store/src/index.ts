@@ -19,6 +19,7 @@ export {
   type AppliedListener,
 } from './projection.js';
 export { startReactor, reactOnce, type Reactor } from './reactor.js';
+export { KnownPositions } from './known-positions.js';
 export { startPoller, type PollerOptions } from './poller.js';
 export { replayProjection, diffTable, type ReplayReport, type ReplayOptions, type TableDiff } from './replay.js';
 export { recordQuarantine, markQuarantineRedriven, quarantinedEvents, type QuarantinedEvent } from './quarantine.js';

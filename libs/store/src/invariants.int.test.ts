@@ -17,9 +17,12 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import {
   applyEvents,
   checkpointOf,
+  KnownPositions,
   migrateSchema,
   openDatabase,
+  positionOf,
   quarantinedEvents,
+  reactOnce,
   replayProjection,
   requirePosition,
   schemaDb,
@@ -392,6 +395,71 @@ describe('event-log invariants (real NATS and Postgres)', () => {
     const dupes = await sql<{ n: number }>`select count(*)::int as n from (select user_id, n from ${sql.table(`${ns}_live.applied_log`)} group by user_id, n having count(*) > 1) d`.execute(database.root);
     expect(dupes.rows[0]!.n).toBe(0);
   }, 120_000);
+
+  it('moves past the event types a projection does not act on without a transaction, keeping per-user order', async () => {
+    const other = (userId: string, n: number): EventDraft => ({ ...counted(userId, n), type: 'hearth.test.v1.Other' });
+    await appendDecided(bus, 'memory', 'u1', async () => [counted('u1', 1), other('u1', 2), counted('u1', 3), other('u1', 4)]);
+    const [e1, e2, e3, e4] = await (async () => {
+      const all: StoredEvent[] = [];
+      for await (const e of bus.read('memory')) all.push(e);
+      return all;
+    })();
+    const projection: Projection = { ...counterProjection(), types: [TYPE] };
+    const known = new KnownPositions();
+    // The same database, counting the transactions opened through it.
+    let transactions = 0;
+    const counting = new Proxy(db, {
+      get(target, key) {
+        if (key === 'transaction') transactions++;
+        const value: unknown = Reflect.get(target, key, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const position = () => positionOf(db, projection.name, e1!.subject);
+
+    // Its predecessor not applied: waits, even with nothing to apply.
+    expect((await applyEvents(counting, projection, [e2!], { known })).outcomes).toEqual([expect.objectContaining({ kind: 'nak' })]);
+    expect(await position()).toBe(0);
+    expect(transactions).toBe(0);
+
+    await applyEvents(counting, projection, [e1!], { known });
+    expect(transactions).toBe(1);
+    expect((await applyEvents(counting, projection, [e2!], { known })).outcomes).toEqual([{ kind: 'ack' }]);
+    expect(transactions).toBe(1);
+    expect(await position()).toBe(e2!.seq);
+    expect(await checkpointOf(db, projection.name, e2!.stream)).toBe(e2!.seq);
+
+    const { applied } = await applyEvents(counting, projection, [e2!, e3!, e4!], { known });
+    expect(applied.map((e) => e.seq)).toEqual([e3!.seq]);
+    expect(await position()).toBe(e4!.seq);
+    expect(await checkpointOf(db, projection.name, e4!.stream)).toBe(e4!.seq);
+    expect(await rows('counters')).toEqual([{ user_id: 'u1', last_n: 3, applied: 2, out_of_order: 1 }]);
+
+    // A known position behind the database (a replica moved it) only costs a read.
+    const behind = new KnownPositions();
+    behind.set(e1!.subject, e1!.seq);
+    expect((await applyEvents(db, projection, [e4!], { known: behind })).outcomes).toEqual([{ kind: 'ack' }]);
+    expect(await position()).toBe(e4!.seq);
+
+    const report = await replayProjection({ bus, database, service: 'memory', schema: `${ns}_live`, projection, migrations });
+    expect(report.equal).toBe(true);
+  });
+
+  it('runs a reactor only on the types it acts on, and moves its position past the others in order', async () => {
+    const other = (userId: string, n: number): EventDraft => ({ ...counted(userId, n), type: 'hearth.test.v1.Other' });
+    await appendDecided(bus, 'memory', 'u1', async () => [counted('u1', 1), other('u1', 2)]);
+    const events: StoredEvent[] = [];
+    for await (const e of bus.read('memory')) events.push(e);
+    const reacted: number[] = [];
+    const reactor = { name: 'typed-reactor', sources: ['memory'] as const, types: [TYPE], react: async (e: StoredEvent) => void reacted.push(e.seq) };
+    const known = new KnownPositions();
+    expect(await reactOnce(db, reactor, events[1]!, known)).toEqual(expect.objectContaining({ kind: 'nak' }));
+    expect(await reactOnce(db, reactor, events[0]!, known)).toEqual({ kind: 'ack' });
+    expect(await reactOnce(db, reactor, events[1]!, known)).toEqual({ kind: 'ack' });
+    expect(await reactOnce(db, reactor, events[0]!, known)).toEqual({ kind: 'ack' });
+    expect(reacted).toEqual([events[0]!.seq]);
+    expect(await positionOf(db, reactor.name, events[0]!.subject)).toBe(events[1]!.seq);
+  });
 });
 
 describe('survival of a NATS restart', () => {

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { advanceCheckpoint, runtimeDb, type AnyDb } from './runtime.js';
+import { runtimeDb, type AnyDb } from './runtime.js';
+import { KnownPositions } from './known-positions.js';
 import { ACK, BusError, startConsumer, type Bus, type Outcome, type RunningConsumer, type ServiceName, type StoredEvent } from '@hearth/bus';
 import { markQuarantineRedriven, recordQuarantine } from './quarantine.js';
 
@@ -23,6 +24,18 @@ export interface Projection<DB = any> {
    * @default every subject
    */
   key?: string;
+  /**
+   * The event types `apply` acts on. Events of other types only move the
+   * position, without a transaction (most of a turn's events are of no
+   * concern to most projections).
+   * @default every type
+   */
+  types?: readonly string[];
+  /**
+   * Of the events of `types`, those `apply` would leave untouched, told from
+   * the event alone (a turn that activates nobody): only moved past, too.
+   */
+  ignores?(event: StoredEvent): boolean;
   apply(trx: Transaction<DB>, event: StoredEvent): Promise<void>;
   /**
    * Deletes every row about the user (erasure: ARCHITECTURE.md "Personal data,
@@ -39,10 +52,16 @@ export type AppliedListener = (events: StoredEvent[]) => void;
 export const GAP_RETRY_MS = 50;
 
 /**
- * Applies a batch of one stream's events in one transaction: rows, per-subject
- * positions and the stream checkpoint commit together or not at all. An event
- * already applied is skipped (exactly-once effect); one whose predecessor on its
- * subject is not applied yet is left for redelivery (per-user order).
+ * Applies a batch of one stream's events: rows, per-subject positions and the
+ * stream checkpoint commit together or not at all. An event already applied is
+ * skipped (exactly-once effect); one whose predecessor on its subject is not
+ * applied yet is left for redelivery (per-user order).
+ *
+ * A batch with nothing to apply (every event of a type the projection does not
+ * act on, erased or skipped) opens no transaction: one statement moves the
+ * positions and the checkpoint past it. Otherwise one statement reads the
+ * positions (locked) and erasures, the projection writes its rows, and one
+ * statement writes positions and checkpoint, in one transaction.
  */
 export async function applyEvents<DB>(
   db: Kysely<DB>,
@@ -51,61 +70,145 @@ export async function applyEvents<DB>(
   opts: {
     /** Events passed over as if applied (replay: what live quarantined). */
     skip?: (e: StoredEvent) => boolean;
+    /** Positions this runner already knows (read or committed before): fewer reads. */
+    known?: KnownPositions;
   } = {},
 ): Promise<{ outcomes: Outcome[]; applied: StoredEvent[] }> {
-  return db.transaction().execute(async (trx) => {
-    const t = runtimeDb(trx as AnyDb);
-    const positions = new Map<string, number>();
-    const outcomes: Outcome[] = [];
+  const acts = actsOn(projection);
+  const toApply = (e: StoredEvent): boolean => !e.erased && acts(e) && !opts.skip?.(e);
+  if (!events.some(toApply)) return movePast(db as AnyDb, projection.name, events, opts.known);
+  const result = await db.transaction().execute(async (trx) => {
+    const { positions, erased } = await lockPositions(trx as AnyDb, projection.name, events);
     const applied: StoredEvent[] = [];
-    const moved: StoredEvent[] = [];
-    const checkpoints = new Map<string, number>();
-    const erased = await erasedGenerations(trx as AnyDb, events);
-    for (const e of events) {
-      let pos = positions.get(e.subject);
-      if (pos === undefined) {
-        const row = await t
-          .selectFrom('projection_positions')
-          .select('last_seq')
-          .where('projection', '=', projection.name)
-          .where('subject', '=', e.subject)
-          .forUpdate()
-          .executeTakeFirst();
-        pos = row ? Number(row.last_seq) : 0;
-      }
-      if (e.seq <= pos) {
-        outcomes.push(ACK);
-        positions.set(e.subject, pos);
-        continue;
-      }
-      if (e.prevSeq > pos) {
-        outcomes.push({ kind: 'nak', delayMs: GAP_RETRY_MS, reason: `waiting for seq ${e.prevSeq} on ${e.subject}` });
-        positions.set(e.subject, pos);
-        continue;
-      }
-      if (opts.skip?.(e) || isErased(e, erased)) {
-        moved.push(e);
-      } else {
-        await projection.apply(trx, e);
-        applied.push(e);
-        moved.push(e);
-      }
-      positions.set(e.subject, e.seq);
-      checkpoints.set(e.stream, Math.max(checkpoints.get(e.stream) ?? 0, e.seq));
-      outcomes.push(ACK);
-    }
-    for (const e of moved) {
-      const seq = positions.get(e.subject)!;
-      if (seq !== e.seq) continue;
-      await t
-        .insertInto('projection_positions')
-        .values({ projection: projection.name, subject: e.subject, last_seq: seq })
-        .onConflict((oc) => oc.columns(['projection', 'subject']).doUpdateSet({ last_seq: seq }))
-        .execute();
-    }
-    for (const [stream, seq] of checkpoints) await advanceCheckpoint(trx as AnyDb, projection.name, stream, seq);
-    return { outcomes, applied };
+    const walk = await walkChains(events, positions, async (e) => {
+      if (!toApply(e) || isErased(e, erased)) return;
+      await projection.apply(trx, e);
+      applied.push(e);
+    });
+    await writePositions(trx as AnyDb, projection.name, walk);
+    return { walk, applied, positions };
   });
+  for (const [subject, seq] of result.positions) opts.known?.set(subject, seq);
+  return { outcomes: result.walk.outcomes, applied: result.applied };
+}
+
+/** Whether a projection acts on an event's type (those it does not only move its position past). */
+function actsOn(projection: Projection): (e: StoredEvent) => boolean {
+  const types = projection.types ? new Set(projection.types) : undefined;
+  return (e) => (!types || types.has(e.type)) && !projection.ignores?.(e);
+}
+
+/** What walking a batch along its subjects' chains decided. */
+interface ChainWalk {
+  outcomes: Outcome[];
+  /** Subjects moved, with their new position. */
+  moved: Map<string, number>;
+  /** Streams moved, with their new checkpoint. */
+  checkpoints: Map<string, number>;
+}
+
+/**
+ * Walks events in order against the positions (updated in place): an event at
+ * or below its subject's position is a duplicate, one whose predecessor is
+ * above it waits, the rest are handed to `take` and moved past.
+ */
+async function walkChains(events: readonly StoredEvent[], positions: Map<string, number>, take: (e: StoredEvent) => Promise<void>): Promise<ChainWalk> {
+  const walk: ChainWalk = { outcomes: [], moved: new Map(), checkpoints: new Map() };
+  for (const e of events) {
+    const pos = positions.get(e.subject) ?? 0;
+    if (e.seq <= pos) {
+      walk.outcomes.push(ACK);
+      continue;
+    }
+    if (e.prevSeq > pos) {
+      walk.outcomes.push({ kind: 'nak', delayMs: GAP_RETRY_MS, reason: `waiting for seq ${e.prevSeq} on ${e.subject}` });
+      continue;
+    }
+    await take(e);
+    positions.set(e.subject, e.seq);
+    walk.moved.set(e.subject, e.seq);
+    walk.checkpoints.set(e.stream, Math.max(walk.checkpoints.get(e.stream) ?? 0, e.seq));
+    walk.outcomes.push(ACK);
+  }
+  return walk;
+}
+
+/**
+ * A batch with nothing to apply: the ordering check on the known positions
+ * (read for the subjects not known yet), then one statement that moves the
+ * positions and the checkpoint, never back. No row is written, so a position a
+ * replica moved meanwhile costs nothing: the larger one stays.
+ */
+async function movePast(db: AnyDb, projection: string, events: readonly StoredEvent[], known?: KnownPositions): Promise<{ outcomes: Outcome[]; applied: StoredEvent[] }> {
+  const positions = new Map<string, number>();
+  const unknown: string[] = [];
+  for (const e of events) {
+    if (positions.has(e.subject) || unknown.includes(e.subject)) continue;
+    const seq = known?.get(e.subject);
+    // Unknown, or behind what the chain needs (a replica moved it): read it.
+    if (seq === undefined || e.prevSeq > seq) unknown.push(e.subject);
+    else positions.set(e.subject, seq);
+  }
+  if (unknown.length > 0) {
+    const rows = await runtimeDb(db)
+      .selectFrom('projection_positions')
+      .select(['subject', 'last_seq'])
+      .where('projection', '=', projection)
+      .where('subject', 'in', unknown)
+      .execute();
+    for (const subject of unknown) positions.set(subject, 0);
+    for (const r of rows) positions.set(r.subject, Number(r.last_seq));
+  }
+  const walk = await walkChains(events, positions, async () => undefined);
+  await writePositions(db, projection, walk);
+  for (const [subject, seq] of positions) known?.set(subject, seq);
+  return { outcomes: walk.outcomes, applied: [] };
+}
+
+/** The batch's positions (rows locked until the transaction ends) and its users' erasures, in one statement. */
+async function lockPositions(trx: AnyDb, projection: string, events: readonly StoredEvent[]): Promise<{ positions: Map<string, number>; erased: Map<string, number> }> {
+  const t = runtimeDb(trx);
+  const subjects = [...new Set(events.map((e) => e.subject))];
+  const users = [...new Set(events.filter(onUserSubject).map((e) => e.userId))];
+  const locked = t.with('pos', (q) =>
+    q.selectFrom('projection_positions').select(['subject', 'last_seq']).where('projection', '=', projection).where('subject', 'in', subjects).forUpdate(),
+  );
+  const positionsOnly = locked.selectFrom('pos').select([sql<string>`'p'`.as('kind'), 'subject as key', sql<string>`last_seq::bigint`.as('value')]);
+  const rows = await (users.length === 0
+    ? positionsOnly
+    : positionsOnly.unionAll(
+        t.selectFrom('erased_users').select([sql<string>`'e'`.as('kind'), 'user_id as key', sql<string>`key_generation::bigint`.as('value')]).where('user_id', 'in', users),
+      )
+  ).execute();
+  const positions = new Map(subjects.map((s) => [s, 0]));
+  const erased = new Map<string, number>();
+  for (const r of rows) (r.kind === 'p' ? positions : erased).set(r.key, Number(r.value));
+  return { positions, erased };
+}
+
+/** Positions and checkpoints moved by a walk, in one statement (never back). */
+async function writePositions(db: AnyDb, projection: string, walk: ChainWalk): Promise<void> {
+  if (walk.moved.size === 0) return;
+  await runtimeDb(db)
+    .with('moved', (q) =>
+      q
+        .insertInto('projection_positions')
+        .values([...walk.moved].map(([subject, seq]) => ({ projection, subject, last_seq: seq })))
+        .onConflict((oc) =>
+          oc.columns(['projection', 'subject']).doUpdateSet((eb) => ({
+            last_seq: eb.fn('greatest', [eb.ref('projection_positions.last_seq'), eb.ref('excluded.last_seq')]),
+          })),
+        )
+        .returning('subject'),
+    )
+    .insertInto('projection_checkpoints')
+    .values([...walk.checkpoints].map(([stream, seq]) => ({ projection, stream, last_seq: seq })))
+    .onConflict((oc) =>
+      oc.columns(['projection', 'stream']).doUpdateSet((eb) => ({
+        last_seq: eb.fn('greatest', [eb.ref('projection_checkpoints.last_seq'), eb.ref('excluded.last_seq')]),
+      })),
+    )
+    .execute();
 }
 
 /**
@@ -181,8 +284,9 @@ export async function startProjection<DB>(
   projection: Projection<DB>,
   opts: ProjectionRunnerOptions = {},
 ): Promise<RunningConsumer[]> {
-  return startEach(projection.sources, (source) =>
-    startConsumer(bus, {
+  return startEach(projection.sources, (source) => {
+    const known = new KnownPositions();
+    return startConsumer(bus, {
       service,
       purpose: consumerPurpose(projection.name, source, projection.key),
       source,
@@ -190,18 +294,21 @@ export async function startProjection<DB>(
       batchSize: opts.batchSize ?? 100,
       maxDeliver: opts.maxDeliver ?? 5,
       handle: async (events) => {
-        const { outcomes, applied } = await applyEvents(db, projection, events);
+        const { outcomes, applied } = await applyEvents(db, projection, events, { known });
         if (applied.length > 0) opts.onApplied?.(applied);
         return outcomes;
       },
-      quarantine: (q) => recordQuarantine(db as AnyDb, projection.name, q, { checkpoint: true }),
+      quarantine: async (q) => {
+        await recordQuarantine(db as AnyDb, projection.name, q, { checkpoint: true });
+        known.forget(q.subject);
+      },
       redrive: (e) =>
         db.transaction().execute(async (trx) => {
           if (!isErased(e, await erasedGenerations(trx as AnyDb, [e]))) await projection.apply(trx, e);
           await markQuarantineRedriven(trx as AnyDb, projection.name, e);
         }),
-    }),
-  );
+    });
+  });
 }
 
 /**
