@@ -35,6 +35,7 @@ export function createBeliefReactor(deps: BeliefReactorDeps): Reactor {
   return {
     name: 'extract',
     sources: ['ingress', 'orchestrator', 'trust'],
+    types: [Events.TurnReceived.name, Events.TurnCompleted.name, Events.PersonaAssigned.name, Events.GardenerDecided.name],
     async react(event: StoredEvent) {
       if (event.type === Events.GardenerDecided.name) return garden(deps, event);
       const completed = event.type === Events.TurnCompleted.name ? payloadOf(event, Events.TurnCompleted) : null;

@@ -32,6 +32,7 @@ export const beliefsProjection: Projection<BeliefDb> = {
   name: 'beliefs',
   sources: ['belief-graph', 'uncertainty', 'trust'],
   tables: ['nodes', 'occurrences', 'links', 'conflicts', 'challenges', 'sources', 'belief_reliability', 'gardened', 'belief_rewards'],
+  types: [Events.ReliabilityChanged.name, Events.BeliefsExtracted.name, Events.BeliefGardened.name, Events.OutcomeEvaluated.name, Events.BeliefsMerged.name, Events.ExtractorVersionRolledBack.name, Events.BeliefChallengeIssued.name, Events.BeliefConfidenceUpdated.name],
   async apply(trx, e) {
     switch (e.type) {
       case Events.ReliabilityChanged.name:

@@ -18,6 +18,7 @@ export function createSuppressTopicsReactor(deps: { bus: Bus; db: Kysely<Ingress
   return {
     name: 'suppress-topics',
     sources: ['memory'],
+    types: [Events.TurnMemoryWritten.name],
     async react(e: StoredEvent) {
       if (e.type !== Events.TurnMemoryWritten.name) return;
       const written = payloadOf(e, Events.TurnMemoryWritten);

@@ -13,6 +13,7 @@ export const appOpensProjection: Projection<IngressDb> = {
   name: 'app-opens',
   sources: ['ingress'],
   tables: ['app_opens'],
+  types: [Events.AppOpened.name],
   async apply(trx, e) {
     if (e.type !== Events.AppOpened.name) return;
     const p = payloadOf(e, Events.AppOpened);

@@ -12,6 +12,7 @@ export const erasuresProjection: Projection<IngressDb> = {
   sources: SERVICE_NAMES,
   key: GLOBAL_KEYS.erasures,
   tables: ['erasures', 'erasures_applied'],
+  types: [ErasureEvents.UserErased.name, ErasureEvents.ErasureApplied.name],
   async apply(trx, e) {
     if (e.type === ErasureEvents.UserErased.name) {
       const v = payloadOf(e, ErasureEvents.UserErased);

@@ -8,6 +8,7 @@ export const personasProjection: Projection<IngressDb> = {
   name: 'personas',
   sources: ['orchestrator'],
   tables: ['personas'],
+  types: [Events.PersonaAssigned.name],
   // Every PersonaAssigned is on the global assignment log (§3.4.1): read only that subject.
   key: GLOBAL_KEYS.personaAssignments,
   async apply(trx, e) {

@@ -36,6 +36,7 @@ export const turnsProjection: Projection<IngressDb> = {
   name: 'turns',
   sources: ['ingress', 'orchestrator'],
   tables: ['turns'],
+  types: [Events.TurnReceived.name, Events.TurnCompleted.name, Events.ChatRefused.name],
   async apply(trx, e) {
     switch (e.type) {
       case Events.TurnReceived.name: {

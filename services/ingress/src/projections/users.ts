@@ -8,6 +8,9 @@ export const usersProjection: Projection<IngressDb> = {
   name: 'users',
   sources: ['ingress'],
   tables: ['users'],
+  types: [Events.UserCreated.name, Events.OnboardingAnswered.name, Events.ControlsUpdated.name, Events.TurnReceived.name],
+  // Most turns activate nobody: no transaction for them.
+  ignores: (e) => e.type === Events.TurnReceived.name && !payloadOf(e, Events.TurnReceived).activatesUser,
   async apply(trx, e) {
     switch (e.type) {
       case Events.UserCreated.name:

@@ -66,6 +66,7 @@ export function createClarifiedReactor(deps: ClarifiedDeps): Reactor {
   return {
     name: 'clarified',
     sources: ['uncertainty'],
+    types: [Events.UncertaintyResolved.name],
     async react(event: StoredEvent) {
       if (event.type !== Events.UncertaintyResolved.name) return;
       const resolution = payloadOf(event, Events.UncertaintyResolved);

@@ -17,6 +17,7 @@ export function createIndexSyncReactor(index: VectorIndex): Reactor {
   return {
     name: 'vector-index-sync',
     sources: ['memory'],
+    types: [Events.MemoryRecorded.name, Events.MemoriesInvalidated.name],
     async react(e: StoredEvent) {
       if (e.type === Events.MemoryRecorded.name) {
         const p = payloadOf(e, Events.MemoryRecorded);

@@ -81,6 +81,7 @@ export function createWritebackReactor(deps: WritebackDeps): Reactor {
   return {
     name: 'writeback',
     sources: ['orchestrator'],
+    types: [Events.TurnCompleted.name],
     async react(event: StoredEvent) {
       if (event.type !== Events.TurnCompleted.name) return;
       const turn = payloadOf(event, Events.TurnCompleted);

@@ -26,6 +26,7 @@ export const memoriesProjection: Projection<MemoryDb> = {
   name: 'memories',
   sources: ['memory', 'uncertainty'],
   tables: ['memories', 'suppressed_keys', 'memory_turns', 'memory_reliability'],
+  types: [Events.MemoryRecorded.name, Events.MemoryConfirmed.name, Events.MemoriesInvalidated.name, Events.TurnMemoryWritten.name, Events.ReliabilityChanged.name],
   async apply(trx, e) {
     if (e.type === Events.MemoryRecorded.name) await applyRecorded(trx, e);
     else if (e.type === Events.MemoryConfirmed.name) await applyConfirmed(trx, e);

@@ -127,6 +127,7 @@ export function createAssignPersonaReactor(deps: AssignPersonaDeps): Reactor {
   return {
     name: 'assign-persona',
     sources: ['ingress'],
+    types: [Events.OnboardingAnswered.name],
     async react(event: StoredEvent) {
       if (event.type !== Events.OnboardingAnswered.name) return;
       const run = queue.then(() => assign(event));

@@ -61,6 +61,7 @@ export function createRenderRetentionReactor(input: RenderRetentionDeps): Reacto
   return {
     name: 'render-retention',
     sources: ['retention'],
+    types: [Events.RetentionPlanned.name],
     async react(event: StoredEvent) {
       if (event.type !== Events.RetentionPlanned.name) return;
       const planned = payloadOf(event, Events.RetentionPlanned);

@@ -85,6 +85,7 @@ export function createRespondReactor(input: RespondDeps): Reactor {
   return {
     name: 'respond',
     sources: ['router'],
+    types: [Events.TurnRouted.name],
     async react(event: StoredEvent) {
       if (event.type !== Events.TurnRouted.name) return;
       const routed = payloadOf(event, Events.TurnRouted);

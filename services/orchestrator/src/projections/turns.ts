@@ -17,6 +17,7 @@ export const turnsProjection: Projection<OrchestratorDb> = {
   name: 'turns',
   sources: ['orchestrator'],
   tables: ['dialogue', 'relationships'],
+  types: [Events.TurnCompleted.name, Events.RelationshipUpdated.name],
   async apply(trx, e) {
     if (e.type === Events.TurnCompleted.name) await applyReply(trx, e);
     else if (e.type === Events.RelationshipUpdated.name) await applyRelationship(trx, e);

@@ -41,6 +41,7 @@ export function createAcknowledgeReactor(deps: AcknowledgeDeps): Reactor {
   return {
     name: 'acknowledge',
     sources: ['ingress'],
+    types: [Events.TurnReceived.name, Events.AppOpened.name],
     async react(event) {
       if (event.type === Events.TurnReceived.name) {
         const t = payloadOf(event, Events.TurnReceived);

@@ -18,6 +18,7 @@ export const retentionProjection: Projection<RetentionDb> = {
   name: 'retention',
   sources: ['ingress', 'orchestrator', 'retention'],
   tables: ['users', 'retentions'],
+  types: [Events.OnboardingAnswered.name, Events.ControlsUpdated.name, Events.TurnReceived.name, Events.RelationshipUpdated.name, Events.TurnCompleted.name, Events.RetentionDeclined.name, Events.RetentionPlanned.name, Events.RetentionAcknowledged.name, Events.RetentionIgnored.name],
   async apply(trx, e) {
     switch (e.type) {
       case Events.OnboardingAnswered.name:

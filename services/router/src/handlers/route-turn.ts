@@ -9,6 +9,7 @@ export function createRouteTurnReactor(bus: Bus): Reactor {
   return {
     name: 'route-turn',
     sources: ['ingress'],
+    types: [Events.TurnReceived.name],
     async react(event: StoredEvent) {
       if (event.type !== Events.TurnReceived.name) return;
       const turn = payloadOf(event, Events.TurnReceived);

@@ -53,6 +53,7 @@ export function createTrustReactor(deps: TrustReactorDeps): Reactor {
   return {
     name: 'feedback',
     sources: ['orchestrator', 'belief-graph'],
+    types: [Events.BeliefChallengeIssued.name, Events.TurnCompleted.name],
     async react(event: StoredEvent) {
       if (event.type === Events.BeliefChallengeIssued.name) return challengeIssued(deps, event);
       if (event.type !== Events.TurnCompleted.name) return;

@@ -30,6 +30,7 @@ export const trustProjection: Projection<TrustDb> = {
   name: 'trust',
   sources: ['trust', 'belief-graph'],
   tables: ['actors', 'feedback', 'decisions', 'outcomes', 'challenges'],
+  types: [Events.BeliefChallengeIssued.name, Events.BeliefConfidenceUpdated.name, Events.FeedbackRecorded.name, Events.GardenerDecided.name, Events.OutcomeEvaluated.name, Events.TrustUpdated.name],
   async apply(trx, e) {
     switch (e.type) {
       case Events.BeliefChallengeIssued.name:

@@ -29,6 +29,7 @@ export function createUncertaintyReactor(deps: CheckDeps): Reactor {
   return {
     name: 'uncertainty',
     sources: ['orchestrator', 'memory', 'belief-graph'],
+    types: [Events.TurnCompleted.name, Events.MemoryRecorded.name, Events.MemoriesInvalidated.name, Events.TurnMemoryWritten.name, Events.BeliefsExtracted.name],
     async react(event: StoredEvent) {
       switch (event.type) {
         case Events.TurnCompleted.name:

@@ -22,6 +22,7 @@ export const uncertaintiesProjection: Projection<UncertaintyDb> = {
   name: 'uncertainties',
   sources: ['memory', 'uncertainty'],
   tables: ['held_memories', 'reliability', 'uncertainties', 'checks', 'written_back', 'tolerances', 'drift'],
+  types: [Events.MemoryRecorded.name, Events.MemoryConfirmed.name, Events.MemoriesInvalidated.name, Events.TurnMemoryWritten.name, Events.MessageChecked.name, Events.UncertaintyRecorded.name, Events.UncertaintySurfaced.name, Events.UncertaintyResolved.name, Events.UncertaintySteppedDown.name, Events.ReliabilityChanged.name, Events.ToleranceAdjusted.name, Events.DriftCycled.name],
   async apply(trx, e) {
     switch (e.type) {
       case Events.MemoryRecorded.name:
