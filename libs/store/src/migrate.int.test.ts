@@ -1,5 +1,6 @@
 import { databaseUrl, dropSchemas, testNamespace } from '@hearth/testing';
 import type { Kysely } from 'kysely';
+import pg from 'pg';
 import { migrateSchema, openDatabase, type Database, type Migrations } from './index.js';
 
 const create = (table: string) => ({
@@ -7,6 +8,8 @@ const create = (table: string) => ({
     await db.schema.createTable(table).addColumn('id', 'integer').execute();
   },
 });
+
+const { Pool } = pg;
 
 describe('migrateSchema', () => {
   let database: Database;
@@ -52,4 +55,27 @@ describe('migrateSchema', () => {
     const v0: Migrations = { '2026_01_01_0001_other': create('c') };
     await expect(migrateSchema(database, `${ns}_svc`, v0)).rejects.toThrow(/lacks 2026_01_01_0001_other/);
   });
+
+  it('migrates while another process drops schemas of its own (a replay cleaning up)', async () => {
+    // kysely lists every table of the database before migrating: a schema dropped
+    // between its listing and its reading fails that, without concerning ours.
+    const churn = new Pool({ connectionString: url, max: 2 });
+    let stop = false;
+    const churning = (async () => {
+      for (let i = 0; !stop; i++) {
+        const other = `${ns}_gone${i % 2}`;
+        await churn.query(`create schema if not exists "${other}"`);
+        for (let t = 0; t < 20; t++) await churn.query(`create table if not exists "${other}".t${t} (id int)`);
+        await churn.query(`drop schema "${other}" cascade`);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    })();
+    try {
+      for (let i = 0; i < 10; i++) await migrateSchema(database, `${ns}_s${i}`, { '2026_01_01_0001_a': create('a') });
+    } finally {
+      stop = true;
+      await churning;
+      await churn.end();
+    }
+  }, 60_000);
 });
