@@ -1,4 +1,4 @@
-import { appendDecided, type Bus } from '@hearth/bus';
+import { appendDecided, type AppendResult, type Bus } from '@hearth/bus';
 import type { Clock } from '@hearth/clock';
 import type { Kysely } from 'kysely';
 import type { IngressDb } from '../db.js';
@@ -10,7 +10,7 @@ import { IngressError } from './errors.js';
 import type { FailedTurns } from './failed-turns.js';
 import { historyMessages, type HistoryMessage } from './history.js';
 import type { UserReads } from './user-reads.js';
-import type { TurnWaiters } from './waiters.js';
+import type { ExpectedReply, TurnWaiters } from './waiters.js';
 
 export interface ChatDeps {
   bus: Bus;
@@ -55,8 +55,10 @@ export function createChat(deps: ChatDeps) {
   }
 
   /** `generation`: of the user's data key when the turn was appended, if this request appended it. */
-  async function awaitReply(userId: string, cmd: TurnCommand, generation?: number): Promise<TurnReply> {
-    const found = await deps.waiters.wait<TurnFound>(cmd.messageId, deps.turnTimeoutMs, async () => {
+  async function awaitReply(userId: string, cmd: TurnCommand, generation?: number, expected?: { reply: ExpectedReply; appended: boolean }): Promise<TurnReply> {
+    const listening = expected?.reply ?? deps.waiters.expect(cmd.messageId);
+    // A turn this request just appended cannot have its reply yet: look when woken.
+    const found = await listening.wait<TurnFound>(deps.turnTimeoutMs, async () => {
       const r = await db.selectFrom('turns').selectAll().where('message_id', '=', cmd.messageId).executeTakeFirst();
       if (r?.completed_at && r.received_at) return { row: r };
       // A quarantined event of this turn: it will not complete by itself, so say so now.
@@ -66,7 +68,7 @@ export function createChat(deps: ChatDeps) {
       const user = await db.selectFrom('users').select('user_id').where('user_id', '=', userId).executeTakeFirst();
       const startedAnew = generation !== undefined && bus.keyring !== undefined && (await bus.keyring.generation(userId)) !== generation;
       return user && !startedAnew ? undefined : { erased: true as const };
-    });
+    }, { checkFirst: !expected?.appended });
     const answer = answerAfterWait(userId, cmd, found);
     if ('kind' in answer) throw refused(answer);
     return answer;
@@ -83,14 +85,23 @@ export function createChat(deps: ChatDeps) {
       await assertConversationOwner(userId, cmd.conversationId);
       const generation = (await bus.keyring?.generation(userId)) ?? 0;
       const eventId = turnEventId(userId, generation, cmd.messageId);
-      await deps.userAppends.run(userId, () =>
-        appendDecided(bus, 'ingress', userId, async (last) => {
-          const d = decideChatTurn(userId, await users.snapshotAt(userId, last), cmd, eventId, clock.now());
-          if (d.kind === 'reject') throw new IngressError(d.status, d.code, d.message);
-          return d.kind === 'append' ? d.events : [];
-        }),
-      );
-      return awaitReply(userId, cmd, generation);
+      // Listening before the append: the reply cannot be applied unseen.
+      const reply = deps.waiters.expect(cmd.messageId);
+      let appended: AppendResult[];
+      try {
+        appended = await deps.userAppends.run(userId, () =>
+          appendDecided(bus, 'ingress', userId, async (last) => {
+            const d = decideChatTurn(userId, await users.snapshotAt(userId, last), cmd, eventId, clock.now());
+            if (d.kind === 'reject') throw new IngressError(d.status, d.code, d.message);
+            return d.kind === 'append' ? d.events : [];
+          }),
+        );
+      } catch (err) {
+        reply.cancel();
+        throw err;
+      }
+      // Nothing new appended (the same message at once from another request): look at once.
+      return awaitReply(userId, cmd, generation, { reply, appended: appended.some((r) => !r.duplicate) });
     },
 
     async history(userId: string, conversationId: string, limit: number, before?: string): Promise<HistoryMessage[]> {

@@ -44,4 +44,28 @@ describe('TurnWaiters', () => {
     expect(checks).toBe(2);
     await expect(waiting).resolves.toBeUndefined();
   });
+
+  it('listens from expect() on: a reply applied before the wait begins is not missed, and nothing is read before the wake', async () => {
+    const w = new TurnWaiters();
+    const expected = w.expect('m1');
+    let checks = 0;
+    w.notify(['m1']);
+    const started = performance.now();
+    await expect(expected.wait(5_000, async () => (++checks, 'reply'), { pollMs: 10_000 })).resolves.toBe('reply');
+    expect(checks).toBe(1);
+    expect(performance.now() - started).toBeLessThan(1_000);
+
+    const quiet = w.expect('m2');
+    let quietChecks = 0;
+    await expect(quiet.wait(50, async () => (++quietChecks, undefined), { pollMs: 10_000 })).resolves.toBeUndefined();
+    // Never woken, no poll due within the timeout: read once, at the deadline.
+    expect(quietChecks).toBe(1);
+  });
+
+  it('stops listening on cancel', async () => {
+    const w = new TurnWaiters();
+    w.expect('m1').cancel();
+    expect((w as unknown as { waiting: Map<string, unknown> }).waiting.size).toBe(0);
+  });
 });
+
