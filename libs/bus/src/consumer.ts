@@ -415,6 +415,8 @@ export async function startConsumer(bus: Bus, spec: ConsumerSpec): Promise<Runni
       lagSources.delete(durable);
       messages?.stop();
       await loop;
+      // The last batch's acks are plain ones: on the server before stop() returns.
+      await bus.nc.flush().catch(() => undefined);
     },
   };
 }
