@@ -7,10 +7,21 @@ const mig = BELIEF_CONFIG.migration;
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 const ageDays = (then: Date, at: Date) => Math.max(0, (at.getTime() - then.getTime()) / DAY_MS);
 
+/**
+ * The occurrences up to `at`, in one fixed order: a float sum depends on the
+ * order of its terms, and the rows come back in whatever order the table
+ * holds them, which differs between live and a replay (invariant 3).
+ */
+function countedAt(occurrences: readonly OccurrenceView[], at: Date): OccurrenceView[] {
+  return occurrences
+    .filter((o) => o.at.getTime() <= at.getTime())
+    .sort((a, b) => a.at.getTime() - b.at.getTime() || a.sourceWeight - b.sourceWeight || a.atomConfidence - b.atomConfidence);
+}
+
 /** §4.16: Σ source_weight · exp(−ln 2 · age_days / half_life(stream)); occurrences after `at` do not count yet. */
 export function activationOf(occurrences: readonly OccurrenceView[], stream: Stream, at: Date): number {
   const halfLife = BELIEF_CONFIG.halfLifeDays[stream];
-  return occurrences.filter((o) => o.at.getTime() <= at.getTime()).reduce((sum, o) => sum + o.sourceWeight * Math.exp((-Math.LN2 * ageDays(o.at, at)) / halfLife), 0);
+  return countedAt(occurrences, at).reduce((sum, o) => sum + o.sourceWeight * Math.exp((-Math.LN2 * ageDays(o.at, at)) / halfLife), 0);
 }
 
 /** §4.17 status thresholds. */
@@ -28,7 +39,7 @@ export function statusOf(coreScore: number): NodeStatus {
  * score is 0 and so is the penalty.
  */
 export function coreScoreOf(occurrences: readonly OccurrenceView[], conflicts: number | readonly Date[], at: Date): CoreScore {
-  const occ = occurrences.filter((o) => o.at.getTime() <= at.getTime());
+  const occ = countedAt(occurrences, at);
   const nWeighted = occ.reduce((s, o) => s + o.sourceWeight * o.atomConfidence, 0);
   const support = 1 - Math.exp(-nWeighted / core.kN);
   const times = occ.map((o) => o.at.getTime());

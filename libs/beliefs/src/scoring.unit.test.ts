@@ -77,3 +77,22 @@ describe('migrationOf (§4.14)', () => {
     expect(migrationOf({ stream: 'relational', spread: 1, diversity: 1, activation: 1 }).migrate).toBe(false);
   });
 });
+
+describe('scores whatever order the occurrences come in (replay equals live)', () => {
+  // Terms whose float sum changes with the order they are added in.
+  const at = new Date('2026-11-20T00:00:00Z');
+  const occurrences: OccurrenceView[] = Array.from({ length: 9 }, (_, i) => ({
+    at: new Date(at.getTime() - (i * 7 + 1) * 3_600_000 * 13),
+    sourceWeight: [0.1, 0.7, 0.3, 1, 0.45, 0.2, 0.9, 0.05, 0.6][i]!,
+    atomConfidence: [0.33, 0.9, 0.71, 0.5, 0.2, 0.95, 0.61, 0.8, 0.4][i]!,
+    contextId: `c${i % 4}`,
+  }));
+  const orders = [occurrences, [...occurrences].reverse(), [3, 7, 0, 5, 1, 8, 2, 6, 4].map((i) => occurrences[i]!)];
+
+  it('gives bit-identical activation and core score for every order', () => {
+    const activations = orders.map((o) => activationOf(o, 'state', at));
+    const scores = orders.map((o) => coreScoreOf(o, 1, at).coreScore);
+    expect(new Set(activations).size).toBe(1);
+    expect(new Set(scores).size).toBe(1);
+  });
+});
