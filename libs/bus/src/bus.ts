@@ -84,6 +84,26 @@ export const headerGetter = {
   keys: (h: MsgHdrs | undefined) => (h ? h.keys() : []),
 };
 
+/** What {@link Bus.read} reads. */
+export interface ReadOptions {
+  /** Only this key's subject (a user, or a global aggregate). @default every subject */
+  key?: string;
+  /** @default 1 */
+  fromSeq?: number;
+  /** @default the last sequence (of the subject, with `key`) when the read starts */
+  toSeq?: number;
+  /**
+   * Which event types to open. Others come back with an empty payload, unopened:
+   * for a reader that only needs their place in the chain (a replay moving its
+   * positions past the types its projection does not act on).
+   * @default every type
+   */
+  opens?: (type: string) => boolean;
+}
+
+/** Messages an ordered read pulls at a time. */
+const READ_BATCH = 500;
+
 /**
  * JetStream for one process: streams, typed appends with Msg-Id and optimistic
  * concurrency, reads, request/reply queries, and drain on close.
@@ -280,36 +300,33 @@ export class Bus {
   /**
    * Reads a stream in order with an ordered consumer, from `fromSeq` up to and
    * including `toSeq` (default: the last sequence at the time of the call).
+   * One sequence (`fromSeq` = `toSeq`) is a direct get, with no consumer.
    */
-  async *read(
-    service: ServiceName,
-    opts: { key?: string; fromSeq?: number; toSeq?: number } = {},
-  ): AsyncGenerator<StoredEvent> {
+  async *read(service: ServiceName, opts: ReadOptions = {}): AsyncGenerator<StoredEvent> {
     const stream = this.topology.stream(service);
-    const filter = opts.key ? this.topology.subject(service, opts.key) : this.topology.streamSubjects(service);
-    let last: number;
-    if (opts.key) {
-      // The subject's own last event bounds the read (the stream goes on past it).
-      const lastEvent = await this.lastOnSubject(service, opts.key);
-      if (!lastEvent) return;
-      last = Math.min(opts.toSeq ?? lastEvent.seq, lastEvent.seq);
-    } else {
-      const info = await this.jsm.streams.info(stream);
-      if (info.state.messages === 0) return;
-      last = Math.min(opts.toSeq ?? info.state.last_seq, info.state.last_seq);
-    }
+    const subject = opts.key ? this.topology.subject(service, opts.key) : undefined;
     const from = Math.max(1, opts.fromSeq ?? 1);
+    const opens = opts.opens ?? (() => true);
+    if (opts.toSeq === from) {
+      const one = await this.messageAt(stream, from);
+      if (one && (!subject || one.subject === subject)) yield await this.openRead(decodeEnvelope(one.data, { stream, subject: one.subject, seq: one.seq }), opens);
+      return;
+    }
+    // The subject's own last event (or the stream's) bounds the read: the stream goes on past it.
+    const end = subject ? ((await this.messageAt(stream, { last_by_subj: subject }))?.seq ?? 0) : await this.lastSeqOf(stream);
+    const last = Math.min(opts.toSeq ?? end, end);
     if (last < from) return;
     const consumer = await this.js.consumers.get(stream, {
-      filter_subjects: filter,
+      filter_subjects: subject ?? this.topology.streamSubjects(service),
       deliver_policy: DeliverPolicy.StartSequence,
       opt_start_seq: from,
     });
-    const iter = await consumer.consume({ max_messages: 500 });
+    // Pulls of READ_BATCH keep the next ones arriving while the caller works on these.
+    const iter = await consumer.consume({ max_messages: Math.min(READ_BATCH, last - from + 1) });
     try {
       for await (const m of iter) {
         if (m.seq > last) break;
-        yield await this.decode(m.data, { stream, subject: m.subject, seq: m.seq });
+        yield await this.openRead(decodeEnvelope(m.data, { stream, subject: m.subject, seq: m.seq }), opens);
         // pending 0: nothing more matches now (the last message may have been deleted).
         if (m.seq >= last || m.info.pending === 0) break;
       }
@@ -317,6 +334,29 @@ export class Bus {
       iter.stop();
       await consumer.delete().catch(() => undefined);
     }
+  }
+
+  /** A decoded event as read returns it: opened when sealed and wanted, else with its payload left out. */
+  private openRead(e: StoredEvent, opens: (type: string) => boolean): StoredEvent | Promise<StoredEvent> {
+    if (e.keyGeneration === 0 && !e.erased) return e;
+    return opens(e.type) ? this.open(e) : { ...e, payload: new Uint8Array(0) };
+  }
+
+  /** One stored message by sequence or last-by-subject, undefined when there is none (deleted, or no such subject). */
+  private async messageAt(stream: string, query: number | { last_by_subj: string }): Promise<{ subject: string; seq: number; data: Uint8Array } | undefined> {
+    try {
+      const m = await this.jsm.streams.getMessage(stream, typeof query === 'number' ? { seq: query } : query);
+      return m ? { subject: m.subject, seq: m.seq, data: m.data } : undefined;
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  }
+
+  /** The last sequence of a stream, 0 when it holds no message. */
+  private async lastSeqOf(stream: string): Promise<number> {
+    const info = await this.jsm.streams.info(stream);
+    return info.state.messages === 0 ? 0 : info.state.last_seq;
   }
 
   /**
