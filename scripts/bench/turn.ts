@@ -2,7 +2,7 @@
 // JetStream and Postgres costs measured in the same run, side by side.
 //
 //   pnpm bench:turn [--concurrency 8] [--turns 400] [--warmup 40] [--users N] [--url BASE] [--json FILE] [--no-encryption-compare]
-//                   [--without SERVICE]... [--no-service-compare]
+//                   [--without SERVICE]... [--no-service-compare] [--targets]
 //
 // Without --url it starts every Hearth service in this process under a fresh
 // namespace, and removes that namespace's streams and schemas at the end. It
@@ -11,6 +11,14 @@
 // payload costs, measured in the same run; and without belief-graph (or the
 // services --without names), with every service, and without again, so the
 // report gives what that service adds to a turn.
+//
+// --targets adds issue 20's targets: on the same Hearth, after the probed run,
+// the turns at concurrency 16 and at concurrency 1 (each after its own warmup),
+// then the same client at concurrency 16 against a trivial HTTP server in
+// another process (what the client alone costs this process), and a "Targets
+// (issue 20)" block judged against the raw figures of the same run.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import inspector from 'node:inspector/promises';
@@ -29,7 +37,18 @@ import { turnPhases, wallNowMs, type PhaseBreakdown, type TurnTiming } from './l
 import { intArg, isLoopback, log, withTimeout } from './lib/cli.js';
 import { createProgress } from './lib/progress.js';
 import { measureDatabase, measureJetStream, type DatabaseCosts } from './lib/raw-costs.js';
-import { criticalPathFloorMs, interpretation, perTurnMeasured, renderReport, type BenchResult } from './lib/report.js';
+import {
+  criticalPathFloorMs,
+  interpretation,
+  perTurnMeasured,
+  renderReport,
+  renderTurnTargets,
+  turnTargets,
+  TURN_TARGETS,
+  type BenchResult,
+  type TargetRun,
+  type TurnTargetsInput,
+} from './lib/report.js';
 import { perSecond, summarize } from './lib/stats.js';
 import { TURN_COST_FROM_CODE } from './lib/turn-cost.js';
 
@@ -47,6 +66,7 @@ interface Options {
   encryptionCompare: boolean;
   without: string[];
   serviceCompare: boolean;
+  targets: boolean;
 }
 
 function serviceName(value: string): string {
@@ -85,9 +105,11 @@ const program = new Command('bench:turn')
   .option('--no-encryption-compare', 'skip the run with EVENT_ENCRYPTION=off that prices payload encryption')
   .option('--without <service>', 'the service the comparison leaves out (repeatable)', (v: string, prev: string[] | undefined) => [...(prev ?? []), serviceName(v)])
   .option('--no-service-compare', 'skip the runs without a service (default: without belief-graph) that price it')
+  .option('--targets', `also measure issue 20's targets: concurrency ${TURN_TARGETS.loadedConcurrency} and concurrency 1 on the same Hearth, and the client alone`, false)
   .parse();
 
 const opts = program.opts<Options>();
+if (opts.targets && opts.url) program.error('--targets judges the CPU of the one process with every service: it needs the in-process Hearth (no --url)');
 opts.without = opts.without?.length ? opts.without : ['belief-graph'];
 const env = loadConfig(baseEnvSchema, process.env);
 for (const [name, hosts] of [
@@ -333,6 +355,78 @@ function renderEncryption(offBefore: EncryptionArm, on: EncryptionArm, offAfter:
   ].join('\n');
 }
 
+/**
+ * `opts.turns` turns at `concurrency` after a warmup of their own; with
+ * `settle`, the warmup's background work ends before and the measured turns'
+ * after the CPU window (so CPU per turn counts every service's work on them).
+ */
+async function targetRun(client: ApiClient, users: readonly BenchUser[], concurrency: number, label: string, settle?: () => Promise<unknown>): Promise<TargetRun> {
+  const warmup = Math.max(opts.warmup, 2 * concurrency);
+  log(`${label}: warmup ${warmup} turns`);
+  await runTurns(client, users, warmup, concurrency);
+  await settle?.();
+  const elu0 = performance.eventLoopUtilization();
+  const cpu0 = process.cpuUsage();
+  const progress = createProgress(opts.turns, label);
+  const run = await runTurns(client, users, opts.turns, concurrency, (errors) => progress.tick(errors));
+  progress.stop();
+  await settle?.();
+  const cpu = process.cpuUsage(cpu0);
+  return {
+    concurrency,
+    users: Math.min(users.length, concurrency),
+    warmup,
+    turns: run.done,
+    ok: run.latencies.length,
+    errors: run.errors,
+    errorsByCode: run.errorsByCode,
+    wallMs: run.wallMs,
+    perSec: perSecond(run.latencies.length, run.wallMs),
+    latencyMs: summarize(run.latencies),
+    cpuMsPerTurn: (cpu.user + cpu.system) / 1000 / Math.max(1, run.done),
+    eventLoopUtilization: performance.eventLoopUtilization(elu0).utilization,
+  };
+}
+
+/** An HTTP server in a child process that answers every request with `body`: the client's cost without Hearth's. */
+async function startTrivialServer(body: string): Promise<{ url: string; stop(): Promise<void> }> {
+  const script = `const b = Buffer.from(process.env.BODY);
+require('node:http').createServer((req, res) => { req.resume(); req.on('end', () => { res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': b.length }); res.end(b); }); })
+  .listen(0, '127.0.0.1', function () { process.stdout.write(this.address().port + '\\n'); });`;
+  const child = spawn(process.execPath, ['-e', script], { env: { PATH: process.env.PATH, BODY: body }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const [chunk] = (await once(child.stdout, 'data')) as [Buffer];
+  return {
+    url: `http://127.0.0.1:${Number(chunk.toString().trim())}`,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** issue 20's runs on the same Hearth: concurrency 16, concurrency 1, and the client alone against a trivial server. */
+async function measureTargets(h: HearthProcess, client: ApiClient, setup: readonly BenchUser[], namespace: string): Promise<Omit<TurnTargetsInput, 'databaseKind' | 'floorMs' | 'appendsPerSec'>> {
+  const c = TURN_TARGETS.loadedConcurrency;
+  const more = Math.max(0, c - setup.length);
+  if (more > 0) log(`targets: setting up ${more} more users (one per worker at concurrency ${c})`);
+  const users = [...setup, ...(await mapLimit(Array.from({ length: more }), Math.min(more, 16), () => client.setupUser()))];
+  const settle = () => waitForQuiet(h.bus.jsm, namespace);
+  const loaded = await targetRun(client, users.slice(0, c), c, `targets: concurrency ${c}`, settle);
+  const single = await targetRun(client, users.slice(0, 1), 1, 'targets: concurrency 1', settle);
+  if (interrupted) return { loaded, single };
+  // A real reply, so the trivial server sends what Hearth sends.
+  const reply = JSON.stringify(await client.sendTurn(users[0]!, 0));
+  const trivial = await startTrivialServer(reply);
+  try {
+    const alone = await targetRun(new ApiClient(trivial.url), users.slice(0, c), c, `targets: the client alone at concurrency ${c} (trivial server)`);
+    return { loaded, single, client: alone };
+  } finally {
+    await trivial.stop();
+  }
+}
+
 async function main(): Promise<number> {
   const namespace = `bench_${randomBytes(4).toString('hex')}`;
   const users = opts.users ?? opts.concurrency;
@@ -397,6 +491,7 @@ async function main(): Promise<number> {
       const ranges = new Map([...after.lastSeq].map(([stream, seq]) => [stream, { from: (before?.lastSeq.get(stream) ?? 0) + 1, to: seq }]));
       phases = await turnPhases(hearth.bus.js, hearth.bus.topology, ranges, run.timings);
     }
+    const targetRuns = opts.targets && hearth && !interrupted ? await measureTargets(hearth, client, setup, namespace) : undefined;
 
     log(`raw JetStream: ${RAW.messages} publishes awaiting each ack, ${RAW.messages} appends with expect, ${RAW.lookups} get-last lookups`);
     const jetstream = await measureJetStream({ natsUrl: env.NATS_URL, namespace, ...RAW });
@@ -464,6 +559,12 @@ async function main(): Promise<number> {
     };
     const result: BenchResult = { ...partial, interpretation: interpretation(partial) };
     process.stdout.write(`${renderReport(result)}\n`);
+    let targets: { input: TurnTargetsInput; checks: ReturnType<typeof turnTargets> } | undefined;
+    if (targetRuns) {
+      const input: TurnTargetsInput = { ...targetRuns, databaseKind: database.kind, floorMs: result.criticalPathFloorMs, appendsPerSec: jetstream.appendExpect.perSec };
+      targets = { input, checks: turnTargets(input) };
+      process.stdout.write(`\n${renderTurnTargets(input)}\n`);
+    }
     const offAfter = offArm && !interrupted ? await comparisonArm('off', users, 'after') : undefined;
     if (offArm && onArm && offAfter) process.stdout.write(`\n${renderEncryption(offArm, onArm, offAfter)}\n`);
     let serviceCost: { without: string[]; before: EncryptionArm; withAll: EncryptionArm; after: EncryptionArm; withoutMean: EncryptionArm } | undefined;
@@ -476,11 +577,11 @@ async function main(): Promise<number> {
     }
     if (opts.json) {
       const encryption = offArm && onArm && offAfter ? { offBefore: offArm, on: onArm, offAfter, offMean: meanArm(offArm, offAfter) } : undefined;
-      await writeFile(opts.json, `${JSON.stringify({ ...result, encryption, serviceCost }, null, 2)}\n`);
+      await writeFile(opts.json, `${JSON.stringify({ ...result, encryption, serviceCost, targets }, null, 2)}\n`);
       log(`results written to ${opts.json}`);
     }
     if (interrupted) log('interrupted: the figures above cover only the turns that ran');
-    return run.errors > 0 || notActive > 0 || interrupted ? 1 : 0;
+    return run.errors > 0 || notActive > 0 || interrupted || (targets?.input.loaded.errors ?? 0) > 0 ? 1 : 0;
   } finally {
     counter?.detach();
     if (ownPglite) await withTimeout('closing the raw PGlite', ownPglite.close());

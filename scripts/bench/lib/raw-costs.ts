@@ -9,6 +9,8 @@ export interface RateFigure {
   wallMs: number;
   perSec: number;
   us: Summary;
+  /** This process's CPU (user + system) per operation, in µs: what one costs the client, beside what it takes. */
+  cpuUs?: number;
 }
 
 export interface JetStreamCosts {
@@ -43,13 +45,15 @@ async function timeSeries(count: number, op: (i: number) => Promise<unknown>): P
   for (let i = 0; i < Math.min(WARMUP_OPS, count); i++) await op(-1 - i);
   const us: number[] = new Array<number>(count);
   const started = performance.now();
+  const cpu0 = process.cpuUsage();
   for (let i = 0; i < count; i++) {
     const t0 = performance.now();
     await op(i);
     us[i] = (performance.now() - t0) * 1000;
   }
+  const cpu = process.cpuUsage(cpu0);
   const wallMs = performance.now() - started;
-  return { count, wallMs, perSec: perSecond(count, wallMs), us: summarize(us) };
+  return { count, wallMs, perSec: perSecond(count, wallMs), us: summarize(us), cpuUs: (cpu.user + cpu.system) / count };
 }
 
 /**

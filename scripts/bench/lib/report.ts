@@ -203,11 +203,12 @@ export function rawRow(name: string, f: RateFigure, unit: string, reference?: st
   return reference === undefined ? row : [...row, reference];
 }
 
-/** Pads columns: the first left-aligned, the others right-aligned; a rule under the header. */
-export function table(rows: string[][]): string[] {
+/** Pads columns (by default the first left-aligned, the others right-aligned); a rule under the header. */
+export function table(rows: string[][], align: readonly ('left' | 'right')[] = []): string[] {
   const widths: number[] = [];
   for (const row of rows) row.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
-  const line = (row: string[]): string => row.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+  const left = (i: number): boolean => (align[i] ?? (i === 0 ? 'left' : 'right')) === 'left';
+  const line = (row: string[]): string => row.map((c, i) => (left(i) ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
   const [head, ...body] = rows;
   return [line(head!), widths.map((w) => '─'.repeat(w)).join('  '), ...body.map(line)];
 }
@@ -226,4 +227,165 @@ export function fmt(v: number, digits: number): string {
 function fmtK(v: number): string {
   if (!Number.isFinite(v)) return 'n/a';
   return v >= 1000 ? `${fmt(v / 1000, 1)}k` : fmt(v, 0);
+}
+
+/** One target of issue 20: a figure measured in this run against its limit. */
+export interface TargetCheck {
+  /** What is measured, e.g. `CPU per turn (all services, one process)`. */
+  name: string;
+  measured: number;
+  unit: string;
+  /** `max`: the figure must stay at or under the limit; `min`: at or over it. */
+  bound: 'max' | 'min';
+  limit: number;
+  /** How the limit was set when it is not a plain number, e.g. `4 × raw floor`. */
+  limitText?: string;
+  /** The raw figure of the same run it stands beside, e.g. `raw critical-path floor 2.10 ms`. */
+  raw: string;
+  met: boolean;
+}
+
+/** A target's verdict; a figure that could not be measured (NaN) is not met. */
+export function checkTarget(t: Omit<TargetCheck, 'met'>): TargetCheck {
+  const met = Number.isFinite(t.measured) && (t.bound === 'max' ? t.measured <= t.limit : t.measured >= t.limit);
+  return { ...t, met };
+}
+
+/** The figure with as many decimals as a figure of that size needs to be compared (none for a whole number). */
+export function fmtFigure(v: number, unit: string): string {
+  const digits = Number.isInteger(v) || Math.abs(v) >= 100 ? 0 : Math.abs(v) >= 10 ? 1 : 2;
+  return `${fmt(v, digits)} ${unit}`.trimEnd();
+}
+
+/** A "Targets" block: each target, the measured figure, its limit, the raw figure beside it, met or not. */
+export function renderTargets(title: string, checks: readonly TargetCheck[]): string[] {
+  const rows = checks.map((c) => [
+    c.name,
+    fmtFigure(c.measured, c.unit),
+    `${c.bound === 'max' ? '≤' : '≥'} ${fmtFigure(c.limit, c.unit)}${c.limitText ? ` (${c.limitText})` : ''}`,
+    c.raw,
+    c.met ? 'met' : 'NOT MET',
+  ]);
+  const met = checks.filter((c) => c.met).length;
+  return [
+    ...table([[title, 'measured', 'target', 'raw figure, same run', 'verdict'], ...rows], ['left', 'right', 'left', 'left', 'left']),
+    `  ${met} of ${checks.length} targets met`,
+  ];
+}
+
+/** issue 20's targets for a turn: the same run, this machine, every service live. */
+export const TURN_TARGETS = {
+  /** CPU per turn of the one process with every service, in ms. */
+  cpuMsPerTurn: 8,
+  /** Turns per second at `loadedConcurrency`, with no error. */
+  turnsPerSec: 150,
+  loadedConcurrency: 16,
+  /** At concurrency 1, p50 at most this multiple of the raw critical-path floor. */
+  p50FloorMultiple: 4,
+  /** At concurrency 1, in ms. */
+  p99Ms: 40,
+} as const;
+
+/** One measurement for the targets: turns at a fixed concurrency after their own warmup. */
+export interface TargetRun {
+  concurrency: number;
+  users: number;
+  warmup: number;
+  turns: number;
+  ok: number;
+  errors: number;
+  errorsByCode: Record<string, number>;
+  wallMs: number;
+  perSec: number;
+  latencyMs: Summary;
+  /** This process (Hearth and client, or the client alone) during the measured turns. */
+  cpuMsPerTurn: number;
+  eventLoopUtilization: number;
+}
+
+export interface TurnTargetsInput {
+  databaseKind: BenchResult['target']['databaseKind'];
+  /** At TURN_TARGETS.loadedConcurrency. */
+  loaded: TargetRun;
+  /** At concurrency 1. */
+  single: TargetRun;
+  /** The raw critical-path floor of this run, in ms. */
+  floorMs: number;
+  /** This run's raw JetStream append with expect (for the throughput the log alone allows). */
+  appendsPerSec: number;
+  /** The same client against a trivial HTTP server in another process: the client's own CPU per turn. */
+  client?: TargetRun;
+}
+
+/** The turn targets of issue 20, each with its measured and raw figures. CPU is the whole process's, client included. */
+export function turnTargets(i: TurnTargetsInput): TargetCheck[] {
+  const t = TURN_TARGETS;
+  const { loaded, single } = i;
+  const client = i.client ? `; of it the client ${fmt(i.client.cpuMsPerTurn, 2)} ms (against a trivial server)` : '; the client not measured apart';
+  const cpuCeiling = 1000 / loaded.cpuMsPerTurn;
+  const logCeiling = i.appendsPerSec / TURN_COST_FROM_CODE.appends;
+  return [
+    checkTarget({
+      name: `CPU per turn, Hearth + client in one process (c=${loaded.concurrency})`,
+      measured: loaded.cpuMsPerTurn,
+      unit: 'ms',
+      bound: 'max',
+      limit: t.cpuMsPerTurn,
+      raw: `${fmt(100 * loaded.eventLoopUtilization, 0)} % event loop busy${client}`,
+    }),
+    checkTarget({
+      name: `turns/s at concurrency ${loaded.concurrency}`,
+      measured: loaded.perSec,
+      unit: 'turns/s',
+      bound: 'min',
+      limit: t.turnsPerSec,
+      raw: `CPU-bound ceiling ${fmt(cpuCeiling, 0)}/s (1000 ÷ CPU ms); raw appends ÷ ${TURN_COST_FROM_CODE.appends} = ${fmt(logCeiling, 0)}/s`,
+    }),
+    checkTarget({
+      name: `errors at concurrency ${loaded.concurrency}`,
+      measured: loaded.errors,
+      unit: `of ${loaded.turns}`,
+      bound: 'max',
+      limit: 0,
+      raw: Object.keys(loaded.errorsByCode).length ? Object.entries(loaded.errorsByCode).map(([k, v]) => `${k} ×${v}`).join(', ') : '—',
+    }),
+    checkTarget({
+      name: 'turn p50 at concurrency 1',
+      measured: single.latencyMs.p50,
+      unit: 'ms',
+      bound: 'max',
+      limit: t.p50FloorMultiple * i.floorMs,
+      limitText: `${t.p50FloorMultiple} × floor`,
+      raw: `raw critical-path floor ${fmt(i.floorMs, 2)} ms (p50 = ${fmt(single.latencyMs.p50 / i.floorMs, 1)} × floor)`,
+    }),
+    checkTarget({
+      name: 'turn p99 at concurrency 1',
+      measured: single.latencyMs.p99,
+      unit: 'ms',
+      bound: 'max',
+      limit: t.p99Ms,
+      raw: `raw critical-path floor ${fmt(i.floorMs, 2)} ms`,
+    }),
+  ];
+}
+
+/** The "Targets (issue 20)" block of bench:turn: the verdicts, then the runs they come from. */
+export function renderTurnTargets(i: TurnTargetsInput): string {
+  const run = (name: string, r: TargetRun): string =>
+    `  ${name}: ${r.turns} turns after ${r.warmup} warmup, ${r.users} user${r.users === 1 ? '' : 's'}: ${fmt(r.perSec, 1)} turns/s, p50 ${fmt(r.latencyMs.p50, 1)} ms, ` +
+    `p99 ${fmt(r.latencyMs.p99, 1)} ms, CPU ${fmt(r.cpuMsPerTurn, 2)} ms/turn, event loop ${fmt(100 * r.eventLoopUtilization, 0)} %, errors ${r.errors}`;
+  const out = [
+    ...renderTargets(`Targets (issue 20), ${dbName(i.databaseKind)}, same run`, turnTargets(i)),
+    run(`concurrency ${i.loaded.concurrency} (Hearth + client)`, i.loaded),
+    run('concurrency 1 (Hearth + client)', i.single),
+  ];
+  if (i.client) {
+    const share = i.client.cpuMsPerTurn / i.loaded.cpuMsPerTurn;
+    out.push(run(`client alone, concurrency ${i.client.concurrency}, against a trivial HTTP server in another process`, i.client));
+    out.push(
+      `  the client is ${fmt(100 * share, 0)} % of the CPU per turn above; Hearth alone would be about ${fmt(i.loaded.cpuMsPerTurn - i.client.cpuMsPerTurn, 2)} ms/turn ` +
+        '(an estimate beside the verdict, not the verdict: the target is judged on what the one process spent)',
+    );
+  }
+  return out.join('\n');
 }
