@@ -60,6 +60,13 @@ export const hostEnvSchema = baseEnvSchema.extend({
    */
   DATABASE_STATEMENT_TIMEOUT_MS: durationMs(30_000),
   /**
+   * Send parameterised statements to Postgres as named prepared statements,
+   * parsed and planned once per connection. `off` behind a pooler in
+   * transaction mode that does not carry them (PgBouncer before 1.21).
+   * @default 'on'
+   */
+  DATABASE_PREPARED_STATEMENTS: z.enum(['on', 'off']).default('on'),
+  /**
    * A consumer's handler running longer than this is abandoned: its events are left
    * for redelivery and readiness reports the consumer as stalled until it returns.
    * @default 120000

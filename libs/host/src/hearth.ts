@@ -113,6 +113,7 @@ export async function runHearth(opts: RunHearthOptions): Promise<HearthProcess> 
       pgliteDir: config.PGLITE_DIR,
       connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
       statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+      preparedStatements: config.DATABASE_PREPARED_STATEMENTS === 'on',
       onConnectionError: (err) => {
         // A restart of Postgres drops every connection at once: one line per few seconds is enough.
         if (Date.now() - lastDbErrorLog < 5_000) return;

@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { AnyDb } from './runtime.js';
+import { prepareStatements, StatementNames } from './prepared.js';
 
 export interface DatabaseOptions {
   /** Postgres URL; when unset an embedded PGlite is used. */
@@ -34,6 +35,11 @@ export interface DatabaseOptions {
   idleTimeoutMs?: number;
   /** Told about connection errors the pool recovers from by itself. */
   onConnectionError?: (err: Error) => void;
+  /**
+   * Send parameterised statements as named prepared statements (Postgres only).
+   * @default true
+   */
+  preparedStatements?: boolean;
 }
 
 /**
@@ -87,9 +93,12 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   // clients report on the pool, but a client checked out when the server goes away
   // emits 'error' on itself, and an unheard 'error' event ends the process.
   const onError = (err: Error): void => opts.onConnectionError?.(err);
+  // PGlite parses in-process and keeps no statements of its own: named ones are for Postgres.
+  const names = kind === 'postgres' && opts.preparedStatements !== false ? new StatementNames() : undefined;
   pool.on('error', onError);
   pool.on('connect', (client) => {
     client.on('error', onError);
+    if (names) prepareStatements(client, names);
   });
   const root: AnyDb = new Kysely({ dialect: new PostgresDialect({ pool }) });
   return {
