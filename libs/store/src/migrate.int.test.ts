@@ -67,7 +67,6 @@ describe('migrateSchema', () => {
         await churn.query(`create schema if not exists "${other}"`);
         for (let t = 0; t < 20; t++) await churn.query(`create table if not exists "${other}".t${t} (id int)`);
         await churn.query(`drop schema "${other}" cascade`);
-        await new Promise((r) => setTimeout(r, 5));
       }
     })();
     try {

@@ -1,4 +1,16 @@
-import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
+import {
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  sql,
+  type DatabaseIntrospector,
+  type DatabaseMetadata,
+  type Migration,
+  type MigrationProvider,
+  type PostgresDialectConfig,
+  type SchemaMetadata,
+  type TableMetadata,
+} from 'kysely';
 import { assertSchemaName, type Database } from './db.js';
 import type { AnyDb } from './runtime.js';
 
@@ -106,7 +118,10 @@ export async function migrateSchema(db: Database, schema: string, migrations: Mi
     }
     return [];
   }
-  const scoped = db.root.withSchema(schema);
+  // kysely's migrator looks for its own tables by listing every table of the
+  // database, which fails when another process drops a schema meanwhile (a
+  // replay or a benchmark cleaning up): it is shown this schema's tables only.
+  const scoped = new Kysely<unknown>({ dialect: new OneSchemaDialect({ pool: db.pool }, schema) }).withSchema(schema);
   const migrator = new Migrator({
     db: scoped,
     provider: new StaticProvider(all),
@@ -116,14 +131,7 @@ export async function migrateSchema(db: Database, schema: string, migrations: Mi
     // Runtime migrations added later sort before a service's own, already applied ones.
     allowUnorderedMigrations: true,
   });
-  let { error, results } = await migrator.migrateToLatest();
-  // kysely's check for its own tables lists every table of the database: a
-  // schema another process drops meanwhile (a replay's, a test's) fails it
-  // without concerning this one. Nothing was migrated then; go again.
-  for (let attempt = 1; attempt < 10 && error && otherSchemaGone(error, schema); attempt++) {
-    await new Promise((r) => setTimeout(r, 10 * attempt));
-    ({ error, results } = await migrator.migrateToLatest());
-  }
+  const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`migration ${failed} of schema ${schema} failed: ${error instanceof Error ? error.message : JSON.stringify(error)}`, { cause: error });
@@ -148,8 +156,40 @@ async function appliedMigrations(db: Database, schema: string): Promise<string[]
   return rows.rows.map((r) => r.name);
 }
 
-/** The error Postgres gives for a schema that no longer exists (3F000), when it is not `schema`. */
-function otherSchemaGone(err: unknown, schema: string): boolean {
-  const e = err as { code?: unknown; message?: unknown };
-  return e.code === '3F000' && typeof e.message === 'string' && !e.message.includes(`"${schema}"`);
+/** Postgres as kysely knows it, with an introspector that sees one schema only. */
+class OneSchemaDialect extends PostgresDialect {
+  constructor(
+    config: PostgresDialectConfig,
+    private readonly schema: string,
+  ) {
+    super(config);
+  }
+
+  override createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
+    return new OneSchemaIntrospector(db, this.schema);
+  }
+}
+
+/** The tables of one schema, without the names of any other (the migrator asks only about its own). */
+class OneSchemaIntrospector implements DatabaseIntrospector {
+  constructor(
+    private readonly db: Kysely<unknown>,
+    private readonly schema: string,
+  ) {}
+
+  async getSchemas(): Promise<SchemaMetadata[]> {
+    const { rows } = await sql<{ name: string }>`select nspname as name from pg_namespace where nspname = ${this.schema}`.execute(this.db);
+    return rows;
+  }
+
+  async getTables(): Promise<TableMetadata[]> {
+    const { rows } = await sql<{ name: string }>`
+      select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = ${this.schema} and c.relkind in ('r', 'p')`.execute(this.db);
+    return rows.map((r) => ({ name: r.name, schema: this.schema, isView: false, columns: [] }));
+  }
+
+  async getMetadata(): Promise<DatabaseMetadata> {
+    return { tables: await this.getTables() };
+  }
 }
