@@ -445,6 +445,34 @@ describe('event-log invariants (real NATS and Postgres)', () => {
     expect(report.equal).toBe(true);
   });
 
+  it('hands a projection with applyBatch the events it applies, in order, once per transaction', async () => {
+    await publishAll(['u1', 'u2'], 3);
+    const events: StoredEvent[] = [];
+    for await (const e of bus.read('memory')) events.push(e);
+    const plain = counterProjection();
+    const batches: number[][] = [];
+    const batched: Projection = {
+      ...plain,
+      async applyBatch(trx, batch) {
+        batches.push(batch.map((e) => e.seq));
+        for (const e of batch) await plain.apply(trx, e);
+      },
+    };
+    const [a1, a2] = events.filter((e) => e.userId === 'u1');
+    const [b1, b2, b3] = events.filter((e) => e.userId === 'u2');
+    // a2 fed twice (skipped the second time), b3 before b2 (left waiting).
+    const fed = [a1!, a2!, a2!, b1!, b3!, b2!];
+    const { applied, outcomes } = await applyEvents(db, batched, fed);
+    expect(batches).toEqual([applied.map((e) => e.seq)]);
+    expect(applied.map((e) => e.seq)).toEqual([a1!.seq, a2!.seq, b1!.seq, b2!.seq]);
+    expect(outcomes.map((o) => o.kind)).toEqual(['ack', 'ack', 'ack', 'ack', 'nak', 'ack']);
+    await applyEvents(db, batched, events);
+    expect(await rows('counters')).toEqual([
+      { user_id: 'u1', last_n: 3, applied: 3, out_of_order: 0 },
+      { user_id: 'u2', last_n: 3, applied: 3, out_of_order: 0 },
+    ]);
+  });
+
   it('runs a reactor only on the types it acts on, and moves its position past the others in order', async () => {
     const other = (userId: string, n: number): EventDraft => ({ ...counted(userId, n), type: 'hearth.test.v1.Other' });
     await appendDecided(bus, 'memory', 'u1', async () => [counted('u1', 1), other('u1', 2)]);

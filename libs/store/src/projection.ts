@@ -38,6 +38,12 @@ export interface Projection<DB = any> {
   ignores?(event: StoredEvent): boolean;
   apply(trx: Transaction<DB>, event: StoredEvent): Promise<void>;
   /**
+   * Applies a batch's events in order, writing the rows `apply` would write one
+   * by one: for a projection that reads and writes a run of events together
+   * (fewer statements). Used in place of `apply` when given.
+   */
+  applyBatch?(trx: Transaction<DB>, events: readonly StoredEvent[]): Promise<void>;
+  /**
    * Deletes every row about the user (erasure: ARCHITECTURE.md "Personal data,
    * export and erasure"), inside the erasure's transaction. Afterwards nothing
    * the user wrote, or that was derived from it, may remain in `tables`.
@@ -82,9 +88,11 @@ export async function applyEvents<DB>(
     const applied: StoredEvent[] = [];
     const walk = await walkChains(events, positions, async (e) => {
       if (!toApply(e) || isErased(e, erased)) return;
-      await projection.apply(trx, e);
+      // The walk's decisions never depend on what apply writes: a batch can apply after it.
+      if (!projection.applyBatch) await projection.apply(trx, e);
       applied.push(e);
     });
+    if (projection.applyBatch && applied.length > 0) await projection.applyBatch(trx, applied);
     await writePositions(trx as AnyDb, projection.name, walk);
     return { walk, applied, positions };
   });
