@@ -3,12 +3,13 @@
 import { randomUUID } from 'node:crypto';
 import { Events } from '@hearth/events';
 import { belief, trust, uncertainty } from '@hearth/proto';
-import { applyEvents, migrateSchema, openDatabase, schemaDb, type Database } from '@hearth/store';
+import type { StoredEvent } from '@hearth/bus';
+import { applyEvents, diffTable, migrateSchema, openDatabase, schemaDb, type Database } from '@hearth/store';
 import { databaseUrl, dropSchemas, storedEvent, testNamespace } from '@hearth/testing';
 import type { Kysely } from 'kysely';
 import type { BeliefDb } from '../db.js';
 import { service } from '../index.js';
-import { beliefsProjection } from './beliefs.js';
+import { applyBeliefEvents, beliefsProjection } from './beliefs.js';
 
 const DAY = 86_400_000;
 const T0 = new Date('2026-11-01T09:00:00Z');
@@ -228,5 +229,38 @@ describe('the belief graph projection keeps the §9 invariants (Postgres)', () =
     await db.transaction().execute((trx) => beliefsProjection.erase(trx, userId));
     expect(await db.selectFrom('gardened').select('decision_id').where('user_id', '=', userId).execute()).toEqual([]);
     expect(await db.selectFrom('belief_rewards').select('belief_id').where('user_id', '=', userId).execute()).toEqual([]);
+  });
+
+  it('issue 20: a run of events applied together writes the rows they write one by one', async () => {
+    // given: one user's chain, with runs of BeliefsExtracted between other events of the graph
+    const userId = randomUUID();
+    const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()].sort();
+    const subject = `s.${userId}`;
+    const chain: StoredEvent[] = [];
+    const add = <T>(type: Parameters<typeof storedEvent<T>>[0], value: T, days: number) =>
+      chain.push(storedEvent(type, value, { id: randomUUID(), userId, occurredAt: new Date(T0.getTime() + days * DAY), subject, seq: chain.length + 1, prevSeq: chain.length }));
+    const extracted = (days: number, value: Partial<belief.BeliefsExtracted>) =>
+      add(Events.BeliefsExtracted, belief.BeliefsExtracted.fromPartial({ holder: 'user', sourceMessageId: `m${Math.floor(days)}`, sourceKind: 'user_message', mode: 'normal_chat', sourceWeight: 0.9, contextId: `c${days}`, extractorVersion: 'v1', embeddingModel: 'm', ...value }), days);
+    const matched = (beliefId: string) => atom({ beliefId, created: false, resolution: 'match', occurrenceId: randomUUID() });
+    const link = (support: string) => ({ linkId: randomUUID(), fromBeliefId: a!, toBeliefId: b!, support, similarity: 0.8, reason: 'uncertain' });
+    const conflict = (nodeAId: string, nodeBId: string) => ({ conflictId: randomUUID(), nodeAId, nodeBId, conflictType: 'contradiction', detectionMethod: 'polarity_flip', similarity: 1, occurrenceIds: [] });
+    extracted(0, { atoms: [atom({ beliefId: a, canonicalHash: 'b1'.repeat(16), primaryStream: 'state', occurrenceId: randomUUID() }), atom({ beliefId: b, canonicalHash: 'b2'.repeat(16), occurrenceId: randomUUID() })] });
+    extracted(1, { atoms: [matched(a!), atom({ beliefId: c, canonicalHash: 'b2'.repeat(16), polarity: 'deny', occurrenceId: randomUUID() })], links: [link('both')], conflicts: [conflict(b!, c!)] });
+    extracted(2, { atoms: [matched(a!), matched(b!), matched(a!)], links: [link('both'), link('one')] });
+    add(Events.BeliefConfidenceUpdated, belief.BeliefConfidenceUpdated.fromPartial({ beliefId: a, signal: 'questioned', sourceMessageId: 'm2' }), 2.5);
+    extracted(3, { atoms: [matched(c!)], conflicts: [conflict(a!, c!), conflict(b!, c!)] });
+    extracted(3.5, { atoms: [matched(a!)] });
+    add(Events.BeliefsMerged, belief.BeliefsMerged.fromPartial({ linkId: randomUUID(), keptBeliefId: a, mergedBeliefId: b, reason: 'admin' }), 4);
+    extracted(5, { atoms: [matched(a!), matched(c!)] });
+    const [one, run] = [`${ns}_one_by_one`, `${ns}_as_a_run`];
+    for (const schema of [one, run]) await migrateSchema(database, schema, service.migrations);
+
+    // when
+    for (const e of chain) expect((await applyEvents(schemaDb<BeliefDb>(database, one), beliefsProjection, [e])).outcomes[0]).toEqual({ kind: 'ack' });
+    await schemaDb<BeliefDb>(database, run).transaction().execute((trx) => applyBeliefEvents(trx, chain));
+
+    // then
+    for (const table of beliefsProjection.tables) expect(await diffTable(database.root, one, run, table)).toMatchObject({ onlyLive: 0, onlyReplay: 0 });
+    expect(await schemaDb<BeliefDb>(database, run).selectFrom('links').select(['support_both', 'support_one']).executeTakeFirstOrThrow()).toEqual({ support_both: 2, support_one: 1 });
   });
 });
