@@ -47,6 +47,34 @@ export const RETRIEVAL = {
    * in one ranking and absent from the other still competes).
    */
   fusionDepth: 50,
+  /**
+   * Issue 20: how much deeper than fusionDepth SearchMemories searches before
+   * it knows the user's suppressed keys (not a spec number): the row read drops
+   * them, and only when it drops more than this are the indexes asked again.
+   * Suppressed keys belong to INVALID memories, so it drops none in practice.
+   */
+  exclusionSlack: 8,
+} as const;
+
+/**
+ * The embedded vector index (§13 without QDRANT_URL; issue 20: SearchMemories
+ * p95 ≤ 5 ms at 10k memories, ≤ 10 ms at 100k, recall@4 ≥ 0.99 against an exact
+ * scan). Not spec numbers: measured with bench:memory on 2 cores. A native
+ * scan of int8 copies (usearch, SIMD) picks candidates, their float32 cosines
+ * order them, and a bound on the int8 error tells when no other point can
+ * enter (vector/shelf.ts): the exact answer in ~0.5 ms at 10k and ~3 ms at
+ * 100k 256-d vectors, where a float32 scan takes ~9 ms at 100k and an HNSW
+ * graph (approximate) 25–50 s of CPU to build for each user a process loads.
+ */
+export const VECTOR_INDEX = {
+  /**
+   * Candidates the int8 scan hands to the float32 re-score (at least twice
+   * the hits wanted). Well-separated vectors are certain after a few dozen;
+   * near-duplicates run out of them and fall back to the float32 scan.
+   */
+  candidates: 256,
+  /** Threads of one scan: 1, on the query's own thread (a 2-core machine serves many queries at once). */
+  threads: 1,
 } as const;
 
 /** The local embedder (no embeddings endpoint configured): dimensions of its hashed vectors. */

@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
-import MiniSearch from 'minisearch';
 import type { MemoryDb } from '../db.js';
 import { createProjectionCopy, type ProjectionCopyOptions } from '../projection-copy.js';
-import { byRank, memoryText, relevance, terms, type TermStats } from '../domain/relevance.js';
+import { byRank, memoryText, relevance, terms, type Ranked } from '../domain/relevance.js';
+import { Bm25Shelf, type Bm25Doc } from './bm25.js';
+import { TopK } from './top-k.js';
 
 /** A lexical search (issue 15): one user's memories with one companion, or with all of them for ''. */
 export interface LexicalQuery {
@@ -12,6 +13,19 @@ export interface LexicalQuery {
   text: string;
   /** The user's suppressed_memory_keys (§12.4): never returned. */
   excludeKeys: readonly string[];
+  /**
+   * Only the best `limit` hits (a term every tenth memory holds matches
+   * thousands at 100k; their relevance is computed only for the hits returned).
+   * @default every hit
+   */
+  limit?: number;
+  /**
+   * Memories returned too, whatever their rank, when they are hits: a caller
+   * that shows their relevance (SearchMemories: its vector hits). They sort
+   * after the best `limit`, being worse by rank.
+   * @default none
+   */
+  include?: readonly string[];
 }
 
 /** One ACTIVE memory sharing a content term with the query. */
@@ -32,7 +46,7 @@ export interface LexicalHit {
  * the embedded vector index is (vector/embedded.ts).
  */
 export interface LexicalIndex {
-  /** Every hit, best BM25 first (ties: more recently confirmed, more confident, smaller id). */
+  /** Every hit (or the best `limit`, then the included ones), best BM25 first (ties: more recently confirmed, more confident, smaller id). */
   search(query: LexicalQuery): Promise<LexicalHit[]>;
   /** Erasure: forgets what it holds of the user (their rows are gone already). Idempotent. */
   eraseUser(userId: string): Promise<void>;
@@ -41,61 +55,15 @@ export interface LexicalIndex {
 
 export type LexicalIndexOptions = ProjectionCopyOptions;
 
-interface Doc {
-  memoryId: string;
-  key: string;
-  /** Its distinct terms, joined by spaces: what MiniSearch indexed (and needs to remove it). */
-  text: string;
-  terms: string[];
-  lastConfirmedAt: number;
-  confidence: number;
-}
-
-/** One companion's memories of the user: the BM25 index and the counts relevance weighs by. */
-class Shelf implements TermStats {
-  readonly docs = new Map<string, Doc>();
-  private readonly df = new Map<string, number>();
-  // The text is terms already: split at spaces, nothing more.
-  readonly search = new MiniSearch<Doc>({
-    idField: 'memoryId',
-    fields: ['text'],
-    tokenize: (s) => s.split(' '),
-    processTerm: (t) => t || null,
-    searchOptions: { tokenize: (s) => s.split(' '), processTerm: (t) => t || null, combineWith: 'OR' },
-  });
-
-  get documentCount(): number {
-    return this.docs.size;
-  }
-
-  documentFrequency(term: string): number {
-    return this.df.get(term) ?? 0;
-  }
-
-  put(doc: Doc): void {
-    this.drop(doc.memoryId);
-    if (doc.terms.length === 0) return;
-    this.docs.set(doc.memoryId, doc);
-    for (const t of doc.terms) this.df.set(t, (this.df.get(t) ?? 0) + 1);
-    this.search.add(doc);
-  }
-
-  drop(memoryId: string): void {
-    const doc = this.docs.get(memoryId);
-    if (!doc) return;
-    this.docs.delete(memoryId);
-    for (const t of doc.terms) {
-      const n = (this.df.get(t) ?? 0) - 1;
-      if (n > 0) this.df.set(t, n);
-      else this.df.delete(t);
-    }
-    this.search.remove(doc);
-  }
+/** A hit while the search ranks it: `score` its BM25. */
+interface Found extends Ranked {
+  doc: Bm25Doc;
+  shelf: Bm25Shelf;
 }
 
 interface Entry {
   /** By companion. */
-  shelves: Map<string, Shelf>;
+  shelves: Map<string, Bm25Shelf>;
   /** Which companion each memory is filed under, to take it off its shelf. */
   friendOf: Map<string, string>;
 }
@@ -124,23 +92,12 @@ export function createLexicalIndex(db: Kysely<MemoryDb>, opts: LexicalIndexOptio
       if (r.status !== 'ACTIVE' || r.memory_value === '') continue;
       const t = terms(memoryText(r.memory_key, r.memory_value));
       let shelf = entry.shelves.get(r.ai_friend_id);
-      if (!shelf) entry.shelves.set(r.ai_friend_id, (shelf = new Shelf()));
-      shelf.put({ memoryId: r.memory_id, key: r.memory_key, text: t.join(' '), terms: t, lastConfirmedAt: r.last_confirmed_at.getTime(), confidence: r.confidence });
+      if (!shelf) entry.shelves.set(r.ai_friend_id, (shelf = new Bm25Shelf()));
+      shelf.put({ memoryId: r.memory_id, key: r.memory_key, terms: t, lastConfirmedAt: r.last_confirmed_at.getTime(), confidence: r.confidence });
       entry.friendOf.set(r.memory_id, r.ai_friend_id);
     }
     return entry;
   });
-
-  function searchShelf(shelf: Shelf, queryTerms: readonly string[], exclude: ReadonlySet<string>): LexicalHit[] {
-    if (shelf.documentCount === 0) return [];
-    const hits: LexicalHit[] = [];
-    for (const r of shelf.search.search(queryTerms.join(' '))) {
-      const doc = shelf.docs.get(r.id as string);
-      if (!doc || exclude.has(doc.key)) continue;
-      hits.push({ memoryId: doc.memoryId, bm25: r.score, relevance: relevance(queryTerms, doc.terms, shelf), lastConfirmedAt: doc.lastConfirmedAt, confidence: doc.confidence });
-    }
-    return hits;
-  }
 
   return {
     async search(q: LexicalQuery): Promise<LexicalHit[]> {
@@ -148,9 +105,43 @@ export function createLexicalIndex(db: Kysely<MemoryDb>, opts: LexicalIndexOptio
       if (queryTerms.length === 0) return [];
       const entry = await copy.get(q.userId);
       const exclude = new Set(q.excludeKeys);
+      const include = new Set(q.include);
+      const limit = q.limit ?? Number.POSITIVE_INFINITY;
       const shelves = q.aiFriendId ? [entry.shelves.get(q.aiFriendId)].filter((s) => s !== undefined) : [...entry.shelves.values()];
-      const ranked = shelves.flatMap((s) => searchShelf(s, queryTerms, exclude)).map((h) => ({ ...h, score: h.bm25 }));
-      return ranked.sort(byRank).map(({ score: _score, ...hit }) => hit);
+      // BM25 ranks the hits; relevance is worked out for the ones returned only.
+      const best = new TopK<Found, Ranked>(limit, byRank);
+      const extra: Found[] = [];
+      // Offered only when it would make the cut (or is included): one comparison, no object, for most hits.
+      const probe: Ranked = { memoryId: '', score: 0, lastConfirmedAt: 0, confidence: 0 };
+      for (const shelf of shelves) {
+        const hits = shelf.search(queryTerms);
+        const included = new Set([...include].map((id) => shelf.slotOf(id)));
+        // Last filed first: rows load oldest first, and on a tie the more recent wins, so most ties are turned away at once.
+        for (let i = hits.count - 1; i >= 0; i--) {
+          const slot = hits.slots[i]!;
+          const score = hits.scores[i]!;
+          const worst = best.threshold;
+          // Out without reading the document: a lower score by far more than byRank's
+          // tolerance for equal scores (a relative 1e-9), or the same score confirmed earlier.
+          if (worst && !included.has(slot) && (score < worst.score - 1e-6 * Math.max(1, worst.score) || (score === worst.score && hits.confirmed[slot]! < worst.lastConfirmedAt))) continue;
+          const doc = shelf.docAt(slot);
+          if (exclude.size > 0 && exclude.has(doc.key)) continue;
+          probe.memoryId = doc.memoryId;
+          probe.score = score;
+          probe.lastConfirmedAt = doc.lastConfirmedAt;
+          probe.confidence = doc.confidence;
+          if (!best.admits(probe) && !include.has(doc.memoryId)) continue;
+          const out = best.offer({ doc, shelf, memoryId: doc.memoryId, score, lastConfirmedAt: doc.lastConfirmedAt, confidence: doc.confidence });
+          if (out && include.has(out.memoryId)) extra.push(out);
+        }
+      }
+      return [...best.sorted(), ...extra.sort(byRank)].map((f) => ({
+        memoryId: f.memoryId,
+        bm25: f.score,
+        relevance: relevance(queryTerms, f.doc.terms, f.shelf),
+        lastConfirmedAt: f.lastConfirmedAt,
+        confidence: f.confidence,
+      }));
     },
     eraseUser(userId: string) {
       copy.forget(userId);

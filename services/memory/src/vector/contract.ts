@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { exactScan, recallAt } from './exact.js';
 import type { VectorHit, VectorIndex, VectorPoint, VectorQuery } from './port.js';
 
 /**
@@ -89,6 +90,18 @@ function world() {
 }
 
 const ids = (hits: readonly VectorHit[]) => hits.map((h) => h.memoryId);
+
+/** A deterministic pseudo-random stream (mulberry32), so a failing run can be run again. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
 
 export function vectorIndexContract(name: string, make: () => Promise<ContractFixture>): void {
   describe(`VectorIndex contract: ${name} (turn-pipeline §13)`, () => {
@@ -227,6 +240,39 @@ export function vectorIndexContract(name: string, make: () => Promise<ContractFi
       expect(await index().search(w.query({ aiFriendId: w.otherFriend }))).toEqual([]);
       expect(ids(await index().search(w.query({ userId: w.otherUser })))).toEqual([w.others.otherUsers.memoryId]);
       await expect(index().eraseUser(randomUUID())).resolves.toBeUndefined();
+    });
+
+    it('answers as an exact scan over many points (recall@4 and @50 at least 0.99), suppressed keys and all', async () => {
+      // given 600 points of mine, spread around a few directions, 40 of them under one suppressed key
+      const next = seeded(20);
+      const centres = Array.from({ length: 3 }, () => Array.from({ length: CONTRACT_DIMENSIONS }, () => next() - 0.5));
+      const many = Array.from({ length: 600 }, (_, i) => ({
+        memoryId: randomUUID(),
+        userId: w.me,
+        aiFriendId: w.friend,
+        memoryKey: i % 15 === 0 ? 'fact:suppressed' : `pref:food:item_${i}`,
+        model: CONTRACT_MODEL,
+        vector: centres[i % 3]!.map((c) => c + 0.5 * (next() - 0.5)),
+      }));
+      await seed(many);
+      const allowed = many.filter((p) => p.memoryKey !== 'fact:suppressed');
+      const scan = exactScan(allowed);
+
+      // when
+      let at4 = 0;
+      let at50 = 0;
+      const queries = Array.from({ length: 20 }, () => Array.from({ length: CONTRACT_DIMENSIONS }, () => next() - 0.5));
+      for (const vector of queries) {
+        const four = await index().search(w.query({ vector, excludeKeys: ['fact:suppressed'] }));
+        const fifty = await index().search(w.query({ vector, topK: 50, excludeKeys: ['fact:suppressed'] }));
+        expect([...four, ...fifty].filter((h) => !allowed.some((p) => p.memoryId === h.memoryId))).toEqual([]);
+        at4 += recallAt(scan(vector, 4), four);
+        at50 += recallAt(scan(vector, 50), fifty);
+      }
+
+      // then
+      expect(at4 / queries.length).toBeGreaterThanOrEqual(0.99);
+      expect(at50 / queries.length).toBeGreaterThanOrEqual(0.99);
     });
 
     it('takes empty writes as no-ops', async () => {

@@ -1,61 +1,65 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { VECTOR_INDEX } from '../config.js';
 import type { MemoryDb } from '../db.js';
 import { createProjectionCopy, type ProjectionCopyOptions } from '../projection-copy.js';
+import { unit } from './exact.js';
+import { float4ArrayFromSend } from './pg-float4.js';
 import type { VectorHit, VectorIndex, VectorQuery } from './port.js';
-
-interface Point {
-  memoryId: string;
-  aiFriendId: string;
-  key: string;
-  model: string;
-  /** A unit vector, so a search is one dot product per point. */
-  vector: Float32Array;
-}
+import { VectorShelf, type ShelfSearchOptions } from './shelf.js';
 
 interface Entry {
-  /** The user's ACTIVE points with a vector, by memory id… */
-  points: Map<string, Point>;
-  /** …and as an array, which a search scans faster (rebuilt after a change). */
-  list: Point[];
+  /** By companion, embedding model and vector size: only those compare. */
+  shelves: Map<string, VectorShelf>;
+  /** The shelf each memory is on, to take it off when its row changes. */
+  shelfOf: Map<string, VectorShelf>;
 }
 
-/** The vector scaled to length 1; empty when it has no length (nothing is near it). */
-function unit(values: readonly number[]): Float32Array {
-  let sq = 0;
-  for (const x of values) sq += x * x;
-  if (sq === 0) return new Float32Array(0);
-  const n = Math.sqrt(sq);
-  return Float32Array.from(values, (x) => x / n);
-}
+const shelfKey = (aiFriendId: string, model: string, dims: number) => `${aiFriendId}\u0000${model}\u0000${dims}`;
 
-export type EmbeddedIndexOptions = ProjectionCopyOptions;
+export type EmbeddedIndexOptions = ProjectionCopyOptions & {
+  /** @default VECTOR_INDEX (config.ts) */
+  search?: Partial<ShelfSearchOptions>;
+};
 
 /**
  * The in-process index when QDRANT_URL is unset: each user's ACTIVE vectors,
  * loaded from the memory projection on first search and brought up to date
  * (the rows changed since) whenever the projection has applied a newer event of
- * that user's chain. So it is always
- * "rebuilt from the projection" — after a restart, a replay, or on another
- * replica — and never disagrees with it. Search is exact cosine over the user's
- * points, which stays in single-digit milliseconds at 10k memories per user.
+ * that user's chain. So it is always "rebuilt from the projection" — after a
+ * restart, a replay, or on another replica — and never disagrees with it. The
+ * vectors sit on shelves (vector/shelf.ts), one per companion and model, which
+ * a native scan searches.
  */
 export function createEmbeddedIndex(db: Kysely<MemoryDb>, opts: EmbeddedIndexOptions): VectorIndex {
+  const searchOptions: ShelfSearchOptions = { ...VECTOR_INDEX, ...opts.search };
   // The user's points: all of them the first time, then only the rows changed
   // since, so a write costs the next search a few rows, not 10k.
   const copy = createProjectionCopy<Entry>(db, opts, async (userId, since, cached) => {
     let q = db
       .selectFrom('memories')
-      .select(['memory_id', 'ai_friend_id', 'memory_key', 'embedding_model', 'embedding', 'status'])
+      .select(['memory_id', 'ai_friend_id', 'memory_key', 'embedding_model', 'status'])
+      // Binary, not the text form: see pg-float4.ts.
+      .select(sql<Uint8Array>`array_send(embedding)`.as('embedding'))
       .where('user_id', '=', userId);
     q = since !== null ? q.where('updated_seq', '>', since) : q.where('status', '=', 'ACTIVE');
-    const rows = await q.execute();
-    const points = cached ? cached.points : new Map<string, Point>();
+    const rows = (await q.execute()).map((r) => {
+      const vector = r.status === 'ACTIVE' ? unit(float4ArrayFromSend(r.embedding)) : new Float32Array(0);
+      return { ...r, vector, shelf: shelfKey(r.ai_friend_id, r.embedding_model, vector.length) };
+    });
+    const entry: Entry = cached ?? { shelves: new Map(), shelfOf: new Map() };
+    // A new shelf is made as large as the rows it gets now: a first load fills it once, without growing.
+    const sizes = new Map<string, number>();
+    for (const r of rows) if (r.vector.length > 0) sizes.set(r.shelf, (sizes.get(r.shelf) ?? 0) + 1);
     for (const r of rows) {
-      const vector = r.status === 'ACTIVE' ? unit(r.embedding) : new Float32Array(0);
-      if (vector.length === 0) points.delete(r.memory_id);
-      else points.set(r.memory_id, { memoryId: r.memory_id, aiFriendId: r.ai_friend_id, key: r.memory_key, model: r.embedding_model, vector });
+      entry.shelfOf.get(r.memory_id)?.drop(r.memory_id);
+      entry.shelfOf.delete(r.memory_id);
+      if (r.vector.length === 0) continue;
+      let shelf = entry.shelves.get(r.shelf);
+      if (!shelf) entry.shelves.set(r.shelf, (shelf = new VectorShelf(r.vector.length, sizes.get(r.shelf))));
+      shelf.put(r.memory_id, r.memory_key, r.vector);
+      entry.shelfOf.set(r.memory_id, shelf);
     }
-    return { points, list: rows.length > 0 || !cached ? [...points.values()] : cached.list };
+    return entry;
   });
 
   return {
@@ -65,25 +69,11 @@ export function createEmbeddedIndex(db: Kysely<MemoryDb>, opts: EmbeddedIndexOpt
     },
     async search(q: VectorQuery): Promise<VectorHit[]> {
       if (q.topK <= 0) return [];
-      const entry = await copy.get(q.userId);
-      const exclude = new Set(q.excludeKeys);
       const v = unit(q.vector);
       if (v.length === 0) return [];
-      // The best topK so far, best first; ties by id, so the same state always answers the same.
-      const best: VectorHit[] = [];
-      const better = (a: VectorHit, b: VectorHit) => a.score > b.score || (a.score === b.score && a.memoryId < b.memoryId);
-      for (const p of entry.list) {
-        if (p.aiFriendId !== q.aiFriendId || p.model !== q.model || p.vector.length !== v.length || exclude.has(p.key)) continue;
-        let dot = 0;
-        for (let i = 0; i < v.length; i++) dot += p.vector[i]! * v[i]!;
-        const hit = { memoryId: p.memoryId, score: dot };
-        if (best.length === q.topK && !better(hit, best[best.length - 1]!)) continue;
-        let at = best.length;
-        while (at > 0 && better(hit, best[at - 1]!)) at--;
-        best.splice(at, 0, hit);
-        if (best.length > q.topK) best.pop();
-      }
-      return best;
+      const entry = await copy.get(q.userId);
+      const shelf = entry.shelves.get(shelfKey(q.aiFriendId, q.model, v.length));
+      return shelf ? shelf.search(v, Math.floor(q.topK), new Set(q.excludeKeys), searchOptions) : [];
     },
     // The projection is the source of truth here; events reach it, not the index.
     upsert: () => Promise.resolve(),
