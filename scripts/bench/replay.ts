@@ -13,7 +13,6 @@
 // The namespace's streams and schemas, and that directory, go at the end.
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import inspector from 'node:inspector/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
@@ -29,6 +28,7 @@ import { ApiCallError, ApiClient, type BenchUser } from './lib/api-client.js';
 import { intArg, isLoopback, log, withTimeout } from './lib/cli.js';
 import { QueryCounter, waitForQuiet, type QueryCounts } from './lib/probes.js';
 import { createProgress } from './lib/progress.js';
+import { mapLimit, startCpuProfile } from './lib/run.js';
 import { measureDatabase, type DatabaseCosts, type Queryable, type RateFigure } from './lib/raw-costs.js';
 import { checkTarget, fmt, rawRow, renderTargets, table, type TargetCheck } from './lib/report.js';
 import { perSecond } from './lib/stats.js';
@@ -112,35 +112,6 @@ async function runTurns(client: ApiClient, users: readonly BenchUser[], turns: n
   await Promise.all(Array.from({ length: concurrency }, (_, w) => worker(w)));
   progress.stop();
   return { errors, wallMs: performance.now() - started };
-}
-
-/** Runs `fn` over `items`, at most `limit` at a time. */
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array<R>(items.length);
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return out;
-}
-
-/** V8's sampling profiler on this process; `stop` returns the profile as JSON text. */
-async function startCpuProfile(): Promise<{ stop(): Promise<string> }> {
-  const session = new inspector.Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
-  return {
-    async stop() {
-      const { profile } = await session.post('Profiler.stop');
-      session.disconnect();
-      return JSON.stringify(profile);
-    },
-  };
 }
 
 /** A sequential pass over events: how many, in how long. */

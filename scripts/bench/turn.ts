@@ -21,7 +21,6 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
-import inspector from 'node:inspector/promises';
 import { availableParallelism } from 'node:os';
 import { Command, InvalidArgumentError } from 'commander';
 import { jetstreamManager } from '@nats-io/jetstream';
@@ -36,6 +35,7 @@ import { QueryCounter, streamDelta, waitForQuiet, type QueryCounts, type StreamS
 import { turnPhases, wallNowMs, type PhaseBreakdown, type TurnTiming } from './lib/phases.js';
 import { intArg, isLoopback, log, withTimeout } from './lib/cli.js';
 import { createProgress } from './lib/progress.js';
+import { mapLimit, startCpuProfile } from './lib/run.js';
 import { measureDatabase, measureJetStream, type DatabaseCosts } from './lib/raw-costs.js';
 import {
   criticalPathFloorMs,
@@ -164,35 +164,6 @@ async function runTurns(client: ApiClient, users: readonly BenchUser[], total: n
   await Promise.all(Array.from({ length: concurrency }, (_, w) => worker(w)));
   run.wallMs = performance.now() - started;
   return run;
-}
-
-/** Starts V8's sampling profiler on this process; `stop` returns the profile as JSON text. */
-async function startCpuProfile(): Promise<{ stop(): Promise<string> }> {
-  const session = new inspector.Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
-  return {
-    async stop() {
-      const { profile } = await session.post('Profiler.stop');
-      session.disconnect();
-      return JSON.stringify(profile);
-    },
-  };
-}
-
-/** Runs `fn` over `items`, at most `limit` at a time. */
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array<R>(items.length);
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return out;
 }
 
 /** Deletes the namespace's streams (`<NS>_*`) and its KV buckets (clock, data keys, rate limits). */
