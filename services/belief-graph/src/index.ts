@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import { migration as m0001 } from '../migrations/2026_11_27_0001_beliefs.js';
 import { migration as m0002 } from '../migrations/2026_11_28_0002_belief_reliability.js';
 import { migration as m0003 } from '../migrations/2026_11_30_0003_belief_gardener.js';
+import { migration as m0004 } from '../migrations/2026_12_01_0004_conflicts_by_second_node.js';
 import { createChatBeliefLlm } from './adapters/llm-chat.js';
 import type { BeliefLlm } from './adapters/llm.js';
 import { LOCAL_EMBEDDING } from './config.js';
@@ -46,7 +47,7 @@ export function beliefRuntime(environment: Record<string, string | undefined>, l
  */
 export const service: ServiceDefinition = {
   name: 'belief-graph',
-  migrations: { '2026_11_27_0001_beliefs': m0001, '2026_11_28_0002_belief_reliability': m0002, '2026_11_30_0003_belief_gardener': m0003 },
+  migrations: { '2026_11_27_0001_beliefs': m0001, '2026_11_28_0002_belief_reliability': m0002, '2026_11_30_0003_belief_gardener': m0003, '2026_12_01_0004_conflicts_by_second_node': m0004 },
   projections: [beliefsProjection],
   async create(ctx) {
     const db = ctx.db as Kysely<BeliefDb>;
