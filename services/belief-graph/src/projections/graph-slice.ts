@@ -1,6 +1,8 @@
 import { activationOf, BELIEF_CONFIG, coreScoreOf, linkConfidence, linkStateOf, migrationOf, updateConfidence, type OccurrenceView, type Stream } from '@hearth/beliefs';
 import type { BeliefsExtracted } from '@hearth/events';
+import type { Selectable } from 'kysely';
 import { SERVICE } from '../config.js';
+import type { ConflictsTable, LinksTable, NodesTable, OccurrencesTable, SourcesTable } from '../db.js';
 
 const DAY_MS = 86_400_000;
 
@@ -93,96 +95,32 @@ export interface NodeChange {
   migrationHistory?: string;
 }
 
-export interface NewNode {
-  belief_id: string;
-  user_id: string;
-  holder: string;
-  canonical_text: string;
-  canonical_hash: string;
-  belief_type: string;
-  polarity: string;
-  temporal_scope: string;
-  embedding: number[];
-  embedding_model: string;
-  embedding_text: string;
-  raw_text: string;
-  activation: number;
-  core_score: number;
-  status: string;
-  confidence: number;
-  conflict_count: number;
-  stream: string;
-  secondary_stream: string;
-  stream_confidence: number;
-  migrated_from: string | null;
-  migrated_at: Date | null;
+/** A node as a run creates it: the table's row, its JSON as text, never deleted or merged yet. */
+export type NewNode = Omit<Selectable<NodesTable>, 'gardener_level' | 'migration_history' | 'deleted_at' | 'merged_into'> & {
   migration_history: string;
-  seeded: boolean;
-  created_at: Date;
-  last_reinforced_at: Date;
   deleted_at: null;
   merged_into: null;
-  reliability: string;
-}
+};
 
-export interface NewOccurrence {
-  occurrence_id: string;
-  belief_id: string;
-  user_id: string;
-  source_message_id: string;
-  extractor_version: string;
-  raw_text: string;
+export type NewOccurrence = Omit<Selectable<OccurrencesTable>, 'raw_span' | 'epistemic_frame' | 'deleted_at'> & {
   raw_span: string;
-  source_weight: number;
-  atom_confidence: number;
   epistemic_frame: string;
-  epistemic_confidence: number;
-  match_confidence: number;
-  context_id: string;
-  created_at: Date;
   deleted_at: null;
-}
+};
 
 /** A link as the events leave it; an existing one keeps its id, user, version and creation, and appends `signals`. */
-export interface LinkWrite {
-  link_id: string;
-  user_id: string;
-  from_belief_id: string;
-  to_belief_id: string;
-  confidence: number;
-  state: string;
-  support_both: number;
-  support_one: number;
-  last_support_at: Date;
+export type LinkWrite = Omit<Selectable<LinksTable>, 'signals'> & {
   /** The events' signals about the pair, in order, as a JSON array. */
   signals: string;
-  extractor_version: string;
-  created_at: Date;
-  updated_at: Date;
-}
+};
 
-export interface NewConflict {
-  conflict_id: string;
-  user_id: string;
-  node_a_id: string;
-  node_b_id: string;
-  conflict_type: string;
-  detection_method: string;
+export type NewConflict = Omit<Selectable<ConflictsTable>, 'status' | 'evidence' | 'resolved_at' | 'resolution_reason'> & {
   evidence: string;
-  source_message_ids: string[];
-  created_at: Date;
   resolved_at: null;
   resolution_reason: null;
-}
+};
 
-export interface NewSource {
-  user_id: string;
-  source_message_id: string;
-  holder: string;
-  extractor_version: string;
-  atoms: number;
-  processed_at: Date;
-}
+export type NewSource = Selectable<SourcesTable>;
 
 /** What a run of BeliefsExtracted writes: each row once, as the last event left it. */
 export interface ExtractedWrites {
