@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { exactScan, recallAt } from './exact.js';
+import { exactScan, recallAt, seededRandom } from './exact.js';
 import type { VectorHit, VectorIndex, VectorPoint, VectorQuery } from './port.js';
 
 /**
@@ -90,18 +90,6 @@ function world() {
 }
 
 const ids = (hits: readonly VectorHit[]) => hits.map((h) => h.memoryId);
-
-/** A deterministic pseudo-random stream (mulberry32), so a failing run can be run again. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function vectorIndexContract(name: string, make: () => Promise<ContractFixture>): void {
   describe(`VectorIndex contract: ${name} (turn-pipeline §13)`, () => {
@@ -244,7 +232,7 @@ export function vectorIndexContract(name: string, make: () => Promise<ContractFi
 
     it('answers as an exact scan over many points (recall@4 and @50 at least 0.99), suppressed keys and all', async () => {
       // given 600 points of mine, spread around a few directions, 40 of them under one suppressed key
-      const next = seeded(20);
+      const next = seededRandom(20);
       const centres = Array.from({ length: 3 }, () => Array.from({ length: CONTRACT_DIMENSIONS }, () => next() - 0.5));
       const many = Array.from({ length: 600 }, (_, i) => ({
         memoryId: randomUUID(),

@@ -1,20 +1,8 @@
 import { createLocalEmbedder } from '@hearth/llm';
 import { VECTOR_INDEX } from '../config.js';
-import { exactScan, recallAt, unit, type ScanPoint } from './exact.js';
+import { exactScan, recallAt, seededRandom, unit, type ScanPoint } from './exact.js';
 import { VectorShelf } from './shelf.js';
 import { nearestInt8 } from './usearch.js';
-
-/** A deterministic pseudo-random stream (mulberry32), so a failure can be run again. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * `n` points of `dims` values around `centres` centres, each component moved by
@@ -22,7 +10,7 @@ function random(seed: number): () => number {
  * makes near-duplicates (cosines above 0.9999), which int8 cannot tell apart.
  */
 function clustered(n: number, dims: number, seed: number, spread = 0.6, centres = 12): ScanPoint[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const at = Array.from({ length: centres }, () => Array.from({ length: dims }, () => next() - 0.5));
   return Array.from({ length: n }, (_, i) => ({
     memoryId: `m${String(i).padStart(6, '0')}`,
