@@ -1,5 +1,5 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import { runtimeDb, type AnyDb } from './runtime.js';
+import { sql, type Kysely, type QueryCreator, type Transaction } from 'kysely';
+import { checkpointsUpsert, positionsUpsert, runtimeDb, type AnyDb, type RuntimeDb } from './runtime.js';
 import { KnownPositions } from './known-positions.js';
 import { ACK, BusError, startConsumer, type Bus, type Outcome, type RunningConsumer, type ServiceName, type StoredEvent } from '@hearth/bus';
 import { markQuarantineRedriven, recordQuarantine } from './quarantine.js';
@@ -197,26 +197,10 @@ async function lockPositions(trx: AnyDb, projection: string, events: readonly St
 /** Positions and checkpoints moved by a walk, in one statement (never back). */
 async function writePositions(db: AnyDb, projection: string, walk: ChainWalk): Promise<void> {
   if (walk.moved.size === 0) return;
-  await runtimeDb(db)
-    .with('moved', (q) =>
-      q
-        .insertInto('projection_positions')
-        .values([...walk.moved].map(([subject, seq]) => ({ projection, subject, last_seq: seq })))
-        .onConflict((oc) =>
-          oc.columns(['projection', 'subject']).doUpdateSet((eb) => ({
-            last_seq: eb.fn('greatest', [eb.ref('projection_positions.last_seq'), eb.ref('excluded.last_seq')]),
-          })),
-        )
-        .returning('subject'),
-    )
-    .insertInto('projection_checkpoints')
-    .values([...walk.checkpoints].map(([stream, seq]) => ({ projection, stream, last_seq: seq })))
-    .onConflict((oc) =>
-      oc.columns(['projection', 'stream']).doUpdateSet((eb) => ({
-        last_seq: eb.fn('greatest', [eb.ref('projection_checkpoints.last_seq'), eb.ref('excluded.last_seq')]),
-      })),
-    )
-    .execute();
+  const t = runtimeDb(db);
+  // The positions ride along as a data-modifying CTE (nothing reads `moved`, so its row type can be forgotten).
+  const withPositions = t.with('moved', (q) => positionsUpsert(q, projection, walk.moved).returning('subject')) as unknown as QueryCreator<RuntimeDb>;
+  await checkpointsUpsert(withPositions, projection, walk.checkpoints).execute();
 }
 
 /**

@@ -1,7 +1,7 @@
 import { ACK, startConsumer, withCause, type Bus, type Outcome, type RunningConsumer, type ServiceName, type StoredEvent } from '@hearth/bus';
 import { consumerPurpose, GAP_RETRY_MS, positionOf, startEach } from './projection.js';
 import { markQuarantineRedriven, recordQuarantine } from './quarantine.js';
-import { runtimeDb, type AnyDb } from './runtime.js';
+import { positionsUpsert, runtimeDb, type AnyDb } from './runtime.js';
 import { KnownPositions } from './known-positions.js';
 
 /**
@@ -60,43 +60,10 @@ export async function reactOnce(
     known?.set(e.subject, e.seq);
     return ACK;
   }
-  // Compare-and-set: a replica that raced us on the same event wrote the same outputs.
-  if (pos === 0) {
-    await db
-      .insertInto('projection_positions')
-      .values({ projection: reactor.name, subject: e.subject, last_seq: e.seq })
-      .onConflict((oc) =>
-        oc
-          .columns(['projection', 'subject'])
-          .doUpdateSet({ last_seq: e.seq })
-          .where('projection_positions.last_seq', '<', e.seq),
-      )
-      .execute();
-  } else {
-    await db
-      .updateTable('projection_positions')
-      .set({ last_seq: e.seq })
-      .where('projection', '=', reactor.name)
-      .where('subject', '=', e.subject)
-      .where('last_seq', '<', e.seq)
-      .execute();
-  }
+  // Never back: a replica that raced us on the same event wrote the same outputs.
+  await positionsUpsert(db, reactor.name, new Map([[e.subject, e.seq]])).execute();
   known?.set(e.subject, e.seq);
   return ACK;
-}
-
-/** Moves positions up to the given sequences, never back, in one statement. */
-async function movePositions(db: AnyDb, name: string, moved: ReadonlyMap<string, number>): Promise<void> {
-  if (moved.size === 0) return;
-  await runtimeDb(db)
-    .insertInto('projection_positions')
-    .values([...moved].map(([subject, seq]) => ({ projection: name, subject, last_seq: seq })))
-    .onConflict((oc) =>
-      oc.columns(['projection', 'subject']).doUpdateSet((eb) => ({
-        last_seq: eb.fn('greatest', [eb.ref('projection_positions.last_seq'), eb.ref('excluded.last_seq')]),
-      })),
-    )
-    .execute();
 }
 
 export async function startReactor(
@@ -130,7 +97,7 @@ export async function startReactor(
               for (const i of indexes) outcomes[i] = await reactOnce(db, reactor, events[i]!, known, moved);
             }),
           );
-          await movePositions(db, reactor.name, moved);
+          if (moved.size > 0) await positionsUpsert(runtimeDb(db), reactor.name, moved).execute();
         } catch (err) {
           // Not recorded: what this batch moved is not known either.
           for (const subject of moved.keys()) known.forget(subject);

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, QueryCreator } from 'kysely';
 
 /** The runner's own tables, present in every schema (see migrate.ts). */
 export interface RuntimeDb {
@@ -33,13 +33,29 @@ export function runtimeDb(db: AnyDb): Kysely<RuntimeDb> {
 
 /** Moves a projection's checkpoint on a stream up to `seq` (never back), inside the caller's transaction. */
 export async function advanceCheckpoint(db: AnyDb, projection: string, stream: string, seq: number): Promise<void> {
-  await runtimeDb(db)
+  await checkpointsUpsert(runtimeDb(db), projection, new Map([[stream, seq]])).execute();
+}
+
+/** The statement that moves positions (per subject) up to the given sequences, never back: to run, or to embed. */
+export function positionsUpsert(q: QueryCreator<RuntimeDb>, projection: string, moved: ReadonlyMap<string, number>) {
+  return q
+    .insertInto('projection_positions')
+    .values([...moved].map(([subject, seq]) => ({ projection, subject, last_seq: seq })))
+    .onConflict((oc) =>
+      oc.columns(['projection', 'subject']).doUpdateSet((eb) => ({
+        last_seq: eb.fn('greatest', [eb.ref('projection_positions.last_seq'), eb.ref('excluded.last_seq')]),
+      })),
+    );
+}
+
+/** The statement that moves checkpoints (per stream) up to the given sequences, never back. */
+export function checkpointsUpsert(q: QueryCreator<RuntimeDb>, projection: string, moved: ReadonlyMap<string, number>) {
+  return q
     .insertInto('projection_checkpoints')
-    .values({ projection, stream, last_seq: seq })
+    .values([...moved].map(([stream, seq]) => ({ projection, stream, last_seq: seq })))
     .onConflict((oc) =>
       oc.columns(['projection', 'stream']).doUpdateSet((eb) => ({
-        last_seq: eb.fn('greatest', [eb.ref('projection_checkpoints.last_seq'), eb.val(seq)]),
+        last_seq: eb.fn('greatest', [eb.ref('projection_checkpoints.last_seq'), eb.ref('excluded.last_seq')]),
       })),
-    )
-    .execute();
+    );
 }
