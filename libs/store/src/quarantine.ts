@@ -1,5 +1,5 @@
 import type { Quarantine, StoredEvent } from '@hearth/bus';
-import { advanceCheckpoint, runtimeDb, type AnyDb } from './runtime.js';
+import { advanceCheckpoint, positionsUpsert, runtimeDb, type AnyDb } from './runtime.js';
 
 /** A quarantined event as the runner keeps it (see migrate.ts, `quarantined_events`). */
 export interface QuarantinedEvent {
@@ -46,15 +46,7 @@ export async function recordQuarantine(db: AnyDb, name: string, q: Quarantine, o
         oc.columns(['projection', 'stream', 'seq']).doUpdateSet({ error: row.error, deliveries: row.deliveries, quarantined_at: row.quarantined_at, redriven_at: null }),
       )
       .execute();
-    await t
-      .insertInto('projection_positions')
-      .values({ projection: name, subject: q.subject, last_seq: q.seq })
-      .onConflict((oc) =>
-        oc.columns(['projection', 'subject']).doUpdateSet((eb) => ({
-          last_seq: eb.fn('greatest', [eb.ref('projection_positions.last_seq'), eb.val(q.seq)]),
-        })),
-      )
-      .execute();
+    await positionsUpsert(t, name, new Map([[q.subject, q.seq]])).execute();
     if (opts.checkpoint) await advanceCheckpoint(trx as AnyDb, name, q.stream, q.seq);
   });
 }
