@@ -2,6 +2,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { AnyDb } from './runtime.js';
 import { prepareStatements, StatementNames } from './prepared.js';
+import { CachingPostgresDialect } from './compile-cache.js';
 
 export interface DatabaseOptions {
   /** Postgres URL; when unset an embedded PGlite is used. */
@@ -120,10 +121,20 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   };
 }
 
-/** A kysely instance bound to one schema (every table reference is qualified). */
+const schemaDbs = new WeakMap<Database, Map<string, AnyDb>>();
+
+/**
+ * A kysely instance bound to one schema (every table reference is qualified),
+ * one per database and schema: it shares the database's pool and keeps the
+ * statements it compiled (compile-cache.ts).
+ */
 export function schemaDb<DB>(db: Database, schema: string): Kysely<DB> {
   assertSchemaName(schema);
-  return db.root.withSchema(schema) as Kysely<DB>;
+  let bySchema = schemaDbs.get(db);
+  if (bySchema === undefined) schemaDbs.set(db, (bySchema = new Map<string, AnyDb>()));
+  let scoped = bySchema.get(schema);
+  if (scoped === undefined) bySchema.set(schema, (scoped = new Kysely({ dialect: new CachingPostgresDialect({ pool: db.pool }, schema) })));
+  return scoped as Kysely<DB>;
 }
 
 export function assertSchemaName(schema: string): void {
