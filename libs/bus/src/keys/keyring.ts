@@ -85,8 +85,22 @@ export function payloadAssociatedData(eventId: string): string {
  * server's secure erase, which overwrites it on disk, instead of lingering in
  * the stream's blocks.
  */
+/** Opened payloads kept for the other consumers of the same event (a few turns' worth). */
+const OPENED_KEPT = 256;
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a === b || (a.length === b.length && Buffer.compare(a, b) === 0);
+}
+
 export class Keyring {
   readonly #cache = new Map<string, Cached>();
+  /**
+   * The last payloads opened, by event id: one event reaches several consumers
+   * of this process within milliseconds, and each used to decrypt it again.
+   * Only returned while the key that opened it is still the user's live key, and
+   * dropped with the user's key entry (an erasure here or seen by the watch).
+   */
+  readonly #opened = new Map<string, { userId: string; generation: number; sealed: Uint8Array; payload: Uint8Array }>();
   readonly #creating = new Map<string, Promise<Cached>>();
   #watch?: { stop(): void };
   #closed = false;
@@ -124,6 +138,13 @@ export class Keyring {
     this.#closed = true;
     this.#watch?.stop();
     this.#cache.clear();
+    this.#opened.clear();
+  }
+
+  /** Drops what this process holds of a user's key: its cache entry and the payloads it opened. */
+  private forget(userId: string): void {
+    this.#cache.delete(userId);
+    for (const [id, o] of this.#opened) if (o.userId === userId) this.#opened.delete(id);
   }
 
   /** The KEK in use (its id only is ever shown). */
@@ -136,13 +157,14 @@ export class Keyring {
     this.#watch = w;
     void (async () => {
       try {
-        for await (const e of w) this.#cache.delete(Buffer.from(e.key, 'base64url').toString('utf8'));
+        for await (const e of w) this.forget(Buffer.from(e.key, 'base64url').toString('utf8'));
       } catch (err) {
         this.opts.logger.warn({ err: String(err) }, 'data key watch failed');
       }
       if (this.#closed) return;
       // Ended without close (a NATS outage): forget what may have changed meanwhile, and watch again.
       this.#cache.clear();
+      this.#opened.clear();
       this.opts.logger.warn({}, 'data key watch ended; cache cleared, watching again');
       for (let delay = 250; !this.#closed; delay = Math.min(delay * 2, 5_000)) {
         await new Promise((r) => setTimeout(r, delay));
@@ -187,7 +209,13 @@ export class Keyring {
     // A generation newer than the cached one: a new start this process has not seen yet.
     if (c.record && generation > c.record.g) c = await this.entry(userId, true);
     if (!c.record || c.record.s !== 'active' || c.record.g !== generation || !c.key) return null;
-    return openBytes(c.key, sealed, payloadAssociatedData(eventId));
+    const memo = this.#opened.get(eventId);
+    // The same sealed bytes: a forged copy under a known id still goes through the tag check.
+    if (memo && memo.userId === userId && memo.generation === generation && sameBytes(memo.sealed, sealed)) return memo.payload;
+    const payload = openBytes(c.key, sealed, payloadAssociatedData(eventId));
+    this.#opened.set(eventId, { userId, generation, sealed, payload });
+    if (this.#opened.size > OPENED_KEPT) this.#opened.delete(this.#opened.keys().next().value!);
+    return payload;
   }
 
   /**
@@ -211,7 +239,7 @@ export class Keyring {
         if (isCasConflict(err)) continue; // someone else wrote the slot: read it again
         throw err;
       }
-      this.#cache.delete(userId);
+      this.forget(userId);
       // The replaced revision held the wrapped key: overwrite it on disk.
       if (c.record) await this.secureErase(c.revision);
       return { generation: record.g, already: false };
