@@ -52,6 +52,9 @@ import {
 import { perSecond, summarize } from './lib/stats.js';
 import { TURN_COST_FROM_CODE } from './lib/turn-cost.js';
 
+/** The statement texts the report lists, most sent first. */
+const STATEMENT_TEXTS_SHOWN = 20;
+
 /** Sizes of the raw series (the brief of this benchmark). */
 const RAW = { messages: 2_000, lookups: 1_000, subjects: 500, selects: 1_000, inserts: 1_000 } as const;
 
@@ -418,7 +421,7 @@ async function main(): Promise<number> {
       // The bench drives many users from one address; dev tokens and no rate limits.
       hearth = await runHearth({ services: ALL_SERVICES, port: 0, env: benchEnv(namespace, 'on') });
       url = hearth.url;
-      counter = new QueryCounter(hearth.database.pool);
+      counter = new QueryCounter(hearth.database.pool, namespace);
     }
     const client = new ApiClient(url);
 
@@ -453,11 +456,13 @@ async function main(): Promise<number> {
       cpuMsPerTurn: (cpu.user + cpu.system) / 1000 / Math.max(1, run.done),
     };
     let queries: QueryCounts | undefined;
+    let statementTexts: { text: string; count: number }[] | undefined;
     let after: StreamSnapshot | undefined;
     let phases: PhaseBreakdown | undefined;
     if (hearth) {
       after = await waitForQuiet(hearth.bus.jsm, namespace);
       queries = counter?.stop();
+      statementTexts = counter?.statementTexts();
       counter?.detach();
       const ranges = new Map([...after.lastSeq].map(([stream, seq]) => [stream, { from: (before?.lastSeq.get(stream) ?? 0) + 1, to: seq }]));
       phases = await turnPhases(hearth.bus.js, hearth.bus.topology, ranges, run.timings);
@@ -523,6 +528,7 @@ async function main(): Promise<number> {
       perTurn: {
         fromCode: TURN_COST_FROM_CODE,
         measured: before && after && queries ? perTurnMeasured(measuredTurns, streamDelta(before, after), queries) : undefined,
+        statementTexts: statementTexts?.slice(0, STATEMENT_TEXTS_SHOWN).map((s) => ({ text: s.text, perTurn: s.count / Math.max(1, measuredTurns) })),
       },
       phases,
       process: usage,

@@ -25,19 +25,25 @@ type QueryFn = (...args: unknown[]) => unknown;
  */
 export class QueryCounter {
   private counts = zeroCounts();
+  private texts = new Map<string, number>();
   private enabled = false;
   /** Each wrapped client with its own `query`, put back by {@link detach}. */
   private readonly originals = new Map<pg.PoolClient, QueryFn>();
   private readonly inTransaction = new WeakSet<object>();
   private readonly onAcquire = (client: pg.PoolClient): void => this.wrap(client);
 
-  constructor(private readonly pool: pg.Pool) {
+  /** @param namespace its `"<namespace>_` prefix is left out of the texts of {@link statementTexts} */
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly namespace?: string,
+  ) {
     pool.on('acquire', this.onAcquire);
   }
 
   /** Zeroes the counts and starts counting. */
   start(): void {
     this.counts = zeroCounts();
+    this.texts = new Map();
     this.enabled = true;
   }
 
@@ -45,6 +51,15 @@ export class QueryCounter {
   stop(): QueryCounts {
     this.enabled = false;
     return { ...this.counts };
+  }
+
+  /**
+   * The statements counted since {@link start} by text, most sent first: each
+   * list of parameters shown as `$…` (so an IN list of any length is one text),
+   * the namespace left out of schema names.
+   */
+  statementTexts(): { text: string; count: number }[] {
+    return [...this.texts].map(([text, count]) => ({ text, count })).sort((a, b) => b.count - a.count || a.text.localeCompare(b.text));
   }
 
   /** Stops counting and gives every client its own `query` back. */
@@ -77,6 +92,11 @@ export class QueryCounter {
     (client as unknown as { query: QueryFn }).query = replacement;
   }
 
+  private textOf(text: string): string {
+    const lists = text.replace(/\$\d+(?:, \$\d+)*/g, '$…').replace(/\(\$…\)(?:, \(\$…\))+/g, '($…), …');
+    return this.namespace ? lists.split(`"${this.namespace}_`).join('"') : lists;
+  }
+
   private classify(client: object, text: string): void {
     const verb = /^\s*(\w+)/.exec(text)?.[1]?.toLowerCase() ?? '';
     const inTx = this.inTransaction.has(client);
@@ -85,6 +105,8 @@ export class QueryCounter {
     if (!this.enabled) return;
     const c = this.counts;
     c.statements++;
+    const shown = this.textOf(text);
+    this.texts.set(shown, (this.texts.get(shown) ?? 0) + 1);
     if (verb === 'select' || verb === 'with') c.selects++;
     else if (verb === 'commit' || verb === 'end') c.commits++;
     else if (verb === 'rollback') c.rollbacks++;

@@ -46,6 +46,8 @@ export interface BenchResult {
       rollbacks: number;
       dbBusyMs: number;
     };
+    /** The statements most sent, by text, per turn (in-process only). */
+    statementTexts?: { text: string; perTurn: number }[];
   };
   /** Where the time of a turn goes, from JetStream's server timestamps (in-process only). */
   phases?: PhaseBreakdown;
@@ -165,7 +167,7 @@ export function renderReport(r: BenchResult): string {
       ['Per turn', 'from the code', m ? 'measured (this run)' : 'measured (in-process only)'],
       ['JetStream appends', String(code.appends), mv(m?.appends)],
       ['get-last-by-subject lookups', String(code.lastBySubject), 'not counted'],
-      ['consumer deliveries (each ackAck-ed)', String(code.deliveries), m ? `${mv(m.deliveries)} (${mv(m.redeliveries)} redelivered)` : 'n/a'],
+      ['consumer deliveries (each acked)', String(code.deliveries), m ? `${mv(m.deliveries)} (${mv(m.redeliveries)} redelivered)` : 'n/a'],
       ['projection transactions (COMMIT)', String(code.projectionTransactions), mv(m?.projectionTransactions)],
       ['reactor position writes (autocommit)', String(code.reactorPositionWrites), mv(m?.autocommitWrites)],
       [`${dbName(t.databaseKind)} write commits`, String(code.writeCommits), mv(m?.writeCommits)],
@@ -174,6 +176,15 @@ export function renderReport(r: BenchResult): string {
       ['raw critical-path floor', `${CRITICAL_PATH.lastBySubject} get-last + ${CRITICAL_PATH.appends} appends + ${CRITICAL_PATH.roundTrips} round trips + ${CRITICAL_PATH.commits} commit`, `${fmt(r.criticalPathFloorMs, 2)} ms`],
     ]),
   );
+  if (r.perTurn.statementTexts && r.perTurn.statementTexts.length > 0) {
+    out.push('');
+    out.push(
+      ...table([
+        ['Statements a turn sends, most sent first (this run; `$…` a list of parameters)', 'per turn'],
+        ...r.perTurn.statementTexts.map((s) => [clip(s.text, 150), fmt(s.perTurn, 2)]),
+      ]),
+    );
+  }
   if (r.phases) {
     const p = r.phases;
     const row = (name: string, s: Summary): string[] => [name, fmt(s.p50, 1), fmt(s.p90, 1), fmt(s.p99, 1), fmt(s.max, 1)];
@@ -191,6 +202,11 @@ export function renderReport(r: BenchResult): string {
   out.push('');
   out.push(r.interpretation);
   return out.join('\n');
+}
+
+function clip(text: string, max: number): string {
+  const oneLine = text.replace(/\s+/g, ' ');
+  return oneLine.length <= max ? oneLine : `${oneLine.slice(0, max - 1)}…`;
 }
 
 function dbName(kind: BenchResult['target']['databaseKind']): string {
