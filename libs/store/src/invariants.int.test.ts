@@ -30,6 +30,7 @@ import {
   startReactor,
   type Database,
   type Projection,
+  waitForPosition,
 } from './index.js';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -443,6 +444,37 @@ describe('event-log invariants (real NATS and Postgres)', () => {
 
     const report = await replayProjection({ bus, database, service: 'memory', schema: `${ns}_live`, projection, migrations });
     expect(report.equal).toBe(true);
+  });
+
+  it('answers a wait on a projection running in this process from its positions, and reads the database otherwise', async () => {
+    const consumers = await startProjection(bus, db, 'memory', counterProjection());
+    running.push(...consumers);
+    await publishAll(['u1'], 3);
+    const subject = bus.topology.subject('memory', 'u1');
+    const last = (await bus.lastOnSubject('memory', 'u1'))!;
+    // Not applied yet, or just: the wait ends when the runner commits it.
+    expect(await waitForPosition(db, 'counters', subject, last.seq, { timeoutMs: 10_000 })).toBe(true);
+    let acquired = 0;
+    const onAcquire = (): void => void acquired++;
+    database.pool.on('acquire', onAcquire);
+    try {
+      expect(await waitForPosition(db, 'counters', subject, last.seq)).toBe(true);
+      expect(acquired).toBe(0);
+      // Another handle on the same schema knows nothing of the runner: it asks the database.
+      expect(await waitForPosition(database.root.withSchema(`${ns}_live`), 'counters', subject, last.seq)).toBe(true);
+      expect(acquired).toBe(1);
+      // Not applied anywhere: no answer from the runner, and the database says no too.
+      expect(await waitForPosition(db, 'counters', subject, last.seq + 1, { timeoutMs: 100 })).toBe(false);
+      expect(acquired).toBeGreaterThan(1);
+      // Stopped: the database again.
+      for (const c of consumers) await c.stop();
+      running.splice(0);
+      const before = acquired;
+      expect(await waitForPosition(db, 'counters', subject, last.seq)).toBe(true);
+      expect(acquired).toBe(before + 1);
+    } finally {
+      database.pool.off('acquire', onAcquire);
+    }
   });
 
   it('hands a projection with applyBatch the events it applies, in order, once per transaction', async () => {

@@ -3,6 +3,7 @@ import { checkpointsUpsert, positionsUpsert, runtimeDb, type AnyDb, type Runtime
 import { KnownPositions } from './known-positions.js';
 import { ACK, BusError, startConsumer, type Bus, type Outcome, type RunningConsumer, type ServiceName, type StoredEvent } from '@hearth/bus';
 import { markQuarantineRedriven, recordQuarantine } from './quarantine.js';
+import { isRunningHere, registerRunning, runningAtLeast } from './running-positions.js';
 
 /**
  * A read model: `apply` writes rows for one event inside the runner's
@@ -276,9 +277,9 @@ export async function startProjection<DB>(
   projection: Projection<DB>,
   opts: ProjectionRunnerOptions = {},
 ): Promise<RunningConsumer[]> {
-  return startEach(projection.sources, (source) => {
+  return startEach(projection.sources, async (source) => {
     const known = new KnownPositions();
-    return startConsumer(bus, {
+    const consumer = await startConsumer(bus, {
       service,
       purpose: consumerPurpose(projection.name, source, projection.key),
       source,
@@ -300,6 +301,15 @@ export async function startProjection<DB>(
           await markQuarantineRedriven(trx as AnyDb, projection.name, e);
         }),
     });
+    // Waits on this projection in this process ask these positions before the database.
+    const unregister = registerRunning(db, projection.name, known);
+    return {
+      ...consumer,
+      stop: async () => {
+        unregister();
+        await consumer.stop();
+      },
+    };
   });
 }
 
@@ -335,6 +345,11 @@ export async function pollUntil(done: () => Promise<boolean>, opts: { timeoutMs?
   }
 }
 
+/** How often a wait on a projection running in this process still reads the database (a replica may apply the event). */
+const LOCAL_WAIT_DB_EVERY_MS = 10;
+/** How often such a wait looks at the runner's positions. */
+const LOCAL_LOOK_EVERY_MS = 4;
+
 /**
  * Waits until a projection has applied a subject up to `seq` (read-your-writes
  * for a command that just appended, or a decision that must see its own
@@ -347,7 +362,20 @@ export async function waitForPosition(
   seq: number,
   opts: { timeoutMs?: number; intervalMs?: number } = {},
 ): Promise<boolean> {
-  return pollUntil(async () => (await positionOf(db, projection, subject)) >= seq, opts);
+  if (runningAtLeast(db, projection, subject, seq)) return true;
+  // With a runner here, its positions are looked at every few ms, and the
+  // database (for what a replica applied) every LOCAL_WAIT_DB_EVERY_MS; without one, the database alone.
+  const here = isRunningHere(db, projection);
+  let readAt = here ? performance.now() : -Infinity;
+  return pollUntil(
+    async () => {
+      if (runningAtLeast(db, projection, subject, seq)) return true;
+      if (here && performance.now() - readAt < LOCAL_WAIT_DB_EVERY_MS) return false;
+      readAt = performance.now();
+      return (await positionOf(db, projection, subject)) >= seq;
+    },
+    here ? { ...opts, intervalMs: Math.min(opts.intervalMs ?? LOCAL_LOOK_EVERY_MS, LOCAL_LOOK_EVERY_MS) } : opts,
+  );
 }
 
 /**
