@@ -41,6 +41,7 @@ import {
   criticalPathFloorMs,
   interpretation,
   perTurnMeasured,
+  rawPiecesCpu,
   renderReport,
   renderTurnTargets,
   turnTargets,
@@ -538,7 +539,15 @@ async function main(): Promise<number> {
     process.stdout.write(`${renderReport(result)}\n`);
     let targets: { input: TurnTargetsInput; checks: ReturnType<typeof turnTargets> } | undefined;
     if (targetRuns) {
-      const input: TurnTargetsInput = { ...targetRuns, databaseKind: database.kind, floorMs: result.criticalPathFloorMs, appendsPerSec: jetstream.appendExpect.perSec };
+      const measured = result.perTurn.measured;
+      const rawPieces = measured ? rawPiecesCpu(measured, jetstream, dbCosts) : undefined;
+      const input: TurnTargetsInput = {
+        ...targetRuns,
+        databaseKind: database.kind,
+        floorMs: result.criticalPathFloorMs,
+        appendsPerSec: jetstream.appendExpect.perSec,
+        ...(rawPieces ? { rawPieces } : {}),
+      };
       targets = { input, checks: turnTargets(input) };
       process.stdout.write(`\n${renderTurnTargets(input)}\n`);
     }

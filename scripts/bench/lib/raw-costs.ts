@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { connect, headers as natsHeaders } from '@nats-io/transport-node';
-import { jetstream, jetstreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
+import { AckPolicy, jetstream, jetstreamManager, RetentionPolicy, StorageType, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { perSecond, summarize, type Summary } from './stats.js';
 
 /** A sequential series of one operation: how many, how long in all, and each one in µs. */
@@ -21,6 +21,12 @@ export interface JetStreamCosts {
   appendExpect: RateFigure;
   /** The get-last-by-subject that precedes each append in appendDecided. */
   lastBySubject: RateFigure;
+  /**
+   * (c) delivery of the (a) messages to a durable pull consumer, each acked
+   * plainly, as a consumer of the app takes them (batches of 100); `us` is the
+   * time between two deliveries. Optional: older JSON results lack it.
+   */
+  consumeAck?: RateFigure;
 }
 
 export interface DatabaseCosts {
@@ -108,13 +114,36 @@ export async function measureJetStream(opts: {
         const m = await jsm.streams.getMessage(stream, { last_by_subj: subject });
         if (!m) throw new Error(`no last message on ${subject}`);
       });
-      return { stream, publishAck, appendExpect, lastBySubject };
+      const consumeAck = await consumeSeries(jsm, js, stream, `${root}.plain`, opts.messages);
+      return { stream, publishAck, appendExpect, lastBySubject, consumeAck };
     } finally {
       await jsm.streams.delete(stream);
     }
   } finally {
     await nc.drain().catch(() => nc.close());
   }
+}
+
+/** Takes `count` messages of a subject through a durable pull consumer, acking each; CPU and time per delivery. */
+async function consumeSeries(jsm: JetStreamManager, js: JetStreamClient, stream: string, subject: string, count: number): Promise<RateFigure> {
+  await jsm.consumers.add(stream, { durable_name: 'raw_consume', ack_policy: AckPolicy.Explicit, filter_subject: subject });
+  const consumer = await js.consumers.get(stream, 'raw_consume');
+  const us: number[] = [];
+  const started = performance.now();
+  const cpu0 = process.cpuUsage();
+  const messages = await consumer.consume({ max_messages: 100 });
+  let last = started;
+  for await (const m of messages) {
+    m.ack();
+    const now = performance.now();
+    us.push((now - last) * 1000);
+    last = now;
+    if (us.length >= count) break;
+  }
+  await messages.close();
+  const cpu = process.cpuUsage(cpu0);
+  const wallMs = performance.now() - started;
+  return { count: us.length, wallMs, perSec: perSecond(us.length, wallMs), us: summarize(us), cpuUs: (cpu.user + cpu.system) / Math.max(1, us.length) };
 }
 
 /**

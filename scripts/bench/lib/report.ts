@@ -142,13 +142,16 @@ export function renderReport(r: BenchResult): string {
   ];
   const js = r.raw.jetstream;
   const db = r.raw.database;
+  // The client's CPU per operation beside each: what a turn's pieces cost this process at the least.
+  const withCpu = (row: string[], f: RateFigure): string[] => [...row.slice(0, 4), f.cpuUs === undefined ? '—' : `${fmt(f.cpuUs, 0)} µs`, ...row.slice(4)];
   const right: string[][] = [
-    ['Raw piece, same run, same servers', 'rate', 'p50', 'p99', 'TOOLCHAIN.md'],
-    rawRow('JS publish, await ack (200 B, file)', js.publishAck, 'msg/s', REFERENCE.publishAck),
-    rawRow('JS append: Msg-Id + expect.lastSubjSeq', js.appendExpect, 'msg/s', REFERENCE.appendExpect),
-    rawRow('JS get-last-by-subject', js.lastBySubject, 'req/s', REFERENCE.lastBySubject),
-    rawRow('DB SELECT 1 round trip', db.select1, 'q/s', REFERENCE.select1),
-    rawRow('DB INSERT 1 row, autocommit', db.insert, 'rows/s', REFERENCE.insert),
+    ['Raw piece, same run, same servers', 'rate', 'p50', 'p99', 'client CPU', 'TOOLCHAIN.md'],
+    withCpu(rawRow('JS publish, await ack (200 B, file)', js.publishAck, 'msg/s', REFERENCE.publishAck), js.publishAck),
+    withCpu(rawRow('JS append: Msg-Id + expect.lastSubjSeq', js.appendExpect, 'msg/s', REFERENCE.appendExpect), js.appendExpect),
+    withCpu(rawRow('JS get-last-by-subject', js.lastBySubject, 'req/s', REFERENCE.lastBySubject), js.lastBySubject),
+    ...(js.consumeAck ? [withCpu(rawRow('JS delivery to a pull consumer, acked', js.consumeAck, 'msg/s', '—'), js.consumeAck)] : []),
+    withCpu(rawRow('DB SELECT 1 round trip', db.select1, 'q/s', REFERENCE.select1), db.select1),
+    withCpu(rawRow('DB INSERT 1 row, autocommit', db.insert, 'rows/s', REFERENCE.insert), db.insert),
   ];
   out.push(...sideBySide(table(left), table(right)));
   out.push(
@@ -331,6 +334,33 @@ export interface TurnTargetsInput {
   appendsPerSec: number;
   /** The same client against a trivial HTTP server in another process: the client's own CPU per turn. */
   client?: TargetRun;
+  /** What the raw pieces a turn uses would cost this process alone (see {@link rawPiecesCpu}). */
+  rawPieces?: RawPiecesCpu;
+}
+
+/** The client CPU of one turn's raw pieces, each at its raw series' cost in this run: a floor under the CPU per turn. */
+export interface RawPiecesCpu {
+  ms: number;
+  /** How it adds up, e.g. `70.8 statements × 108 µs + …`. */
+  text: string;
+}
+
+/**
+ * The CPU one turn's counted pieces would take at their raw cost (a `SELECT 1`
+ * for each statement, a bare append, get-last and delivery): what no change to
+ * Hearth's own code can go under without sending fewer of them. Undefined
+ * without counts (an external Hearth) or without the raw CPU figures.
+ */
+export function rawPiecesCpu(m: NonNullable<BenchResult['perTurn']['measured']>, js: JetStreamCosts, db: DatabaseCosts): RawPiecesCpu | undefined {
+  const parts: [number, string, number | undefined][] = [
+    [m.statements, 'statements', db.select1.cpuUs],
+    [m.appends, 'appends', js.appendExpect.cpuUs],
+    [TURN_COST_FROM_CODE.lastBySubject, 'get-last', js.lastBySubject.cpuUs],
+    [m.deliveries, 'deliveries', js.consumeAck?.cpuUs],
+  ];
+  if (parts.some(([, , us]) => us === undefined)) return undefined;
+  const ms = parts.reduce((sum, [n, , us]) => sum + (n * us!) / 1000, 0);
+  return { ms, text: parts.map(([n, name, us]) => `${fmt(n, 1)} ${name} × ${fmt(us!, 0)} µs`).join(' + ') };
 }
 
 /** The turn targets of issue 20, each with its measured and raw figures. CPU is the whole process's, client included. */
@@ -347,7 +377,7 @@ export function turnTargets(i: TurnTargetsInput): TargetCheck[] {
       unit: 'ms',
       bound: 'max',
       limit: t.cpuMsPerTurn,
-      raw: `${fmt(100 * loaded.eventLoopUtilization, 0)} % event loop busy${client}`,
+      raw: `${fmt(100 * loaded.eventLoopUtilization, 0)} % event loop busy${client}${i.rawPieces ? `; the raw pieces alone ${fmt(i.rawPieces.ms, 1)} ms` : ''}`,
     }),
     checkTarget({
       name: `turns/s at concurrency ${loaded.concurrency}`,
@@ -394,6 +424,7 @@ export function renderTurnTargets(i: TurnTargetsInput): string {
     ...renderTargets(`Targets (issue 20), ${dbName(i.databaseKind)}, same run`, turnTargets(i)),
     run(`concurrency ${i.loaded.concurrency} (Hearth + client)`, i.loaded),
     run('concurrency 1 (Hearth + client)', i.single),
+    ...(i.rawPieces ? [`  the raw pieces of one turn alone (probed run's counts, each at its raw client CPU in this run): ${i.rawPieces.text} = ${fmt(i.rawPieces.ms, 1)} ms`] : []),
   ];
   if (i.client) {
     const share = i.client.cpuMsPerTurn / i.loaded.cpuMsPerTurn;

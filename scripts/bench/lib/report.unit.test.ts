@@ -1,4 +1,5 @@
-import { checkTarget, renderTargets, renderTurnTargets, table, turnTargets, type TargetRun, type TurnTargetsInput } from './report.js';
+import { checkTarget, rawPiecesCpu, renderTargets, renderTurnTargets, table, turnTargets, type BenchResult, type TargetRun, type TurnTargetsInput } from './report.js';
+import type { DatabaseCosts, JetStreamCosts, RateFigure } from './raw-costs.js';
 import type { Summary } from './stats.js';
 
 const latency = (p50: number, p99: number): Summary => ({ count: 400, mean: p50, p50, p90: p99, p99, max: p99 });
@@ -111,6 +112,47 @@ describe('rendering', () => {
   it('aligns table columns as asked, first left and the rest right by default', () => {
     expect(table([['a', 'b'], ['long', 'x']])).toEqual(['a     b', '────  ─', 'long  x']);
     expect(table([['a', 'b'], ['long', 'x']], ['right', 'left'])).toEqual(['   a  b', '────  ─', 'long  x']);
+  });
+});
+
+describe('rawPiecesCpu', () => {
+  const figure = (cpuUs?: number): RateFigure => ({ count: 1, wallMs: 1, perSec: 1, us: latency(1, 1), ...(cpuUs === undefined ? {} : { cpuUs }) });
+  const measured: NonNullable<BenchResult['perTurn']['measured']> = {
+    appends: 5,
+    deliveries: 30,
+    redeliveries: 0,
+    projectionTransactions: 5,
+    autocommitWrites: 9,
+    writeCommits: 14,
+    statements: 70,
+    selects: 40,
+    rollbacks: 0,
+    dbBusyMs: 100,
+  };
+  const js = (consume?: number): JetStreamCosts => ({
+    stream: 'S',
+    publishAck: figure(300),
+    appendExpect: figure(200),
+    lastBySubject: figure(150),
+    ...(consume === undefined ? {} : { consumeAck: figure(consume) }),
+  });
+  const db: DatabaseCosts = { via: 'pg.Client', settings: {}, select1: figure(100), insert: figure(120) };
+
+  it("adds each counted piece at its raw client CPU: statements as SELECT 1, the code's get-lasts", () => {
+    // 70 × 100 + 5 × 200 + 3 × 150 + 30 × 50 µs = 7 + 1 + 0.45 + 1.5 ms
+    const floor = rawPiecesCpu(measured, js(50), db)!;
+    expect(floor.ms).toBeCloseTo(9.95, 6);
+    expect(floor.text).toBe('70.0 statements × 100 µs + 5.0 appends × 200 µs + 3.0 get-last × 150 µs + 30.0 deliveries × 50 µs');
+  });
+
+  it('gives nothing without a raw delivery figure (an older JSON)', () => {
+    expect(rawPiecesCpu(measured, js(), db)).toBeUndefined();
+  });
+
+  it('shows the floor in the CPU verdict and under the targets', () => {
+    const text = renderTurnTargets(passing({ rawPieces: { ms: 9.5, text: '70.0 statements × 100 µs' } }));
+    expect(text).toMatch(/CPU per turn.*the raw pieces alone 9\.5 ms/);
+    expect(text).toContain('the raw pieces of one turn alone');
   });
 });
 
