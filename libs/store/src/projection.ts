@@ -345,8 +345,12 @@ export async function pollUntil(done: () => Promise<boolean>, opts: { timeoutMs?
   }
 }
 
-/** How often a wait on a projection running in this process still reads the database (a replica may apply the event). */
-const LOCAL_WAIT_DB_EVERY_MS = 10;
+/**
+ * When a wait on a projection running in this process still reads the
+ * database (a replica may apply the event): first after this long, then at the
+ * usual longest interval.
+ */
+const LOCAL_WAIT_FIRST_READ_MS = 10;
 /** How often such a wait looks at the runner's positions. */
 const LOCAL_LOOK_EVERY_MS = 4;
 
@@ -364,14 +368,15 @@ export async function waitForPosition(
 ): Promise<boolean> {
   if (runningAtLeast(db, projection, subject, seq)) return true;
   // With a runner here, its positions are looked at every few ms, and the
-  // database (for what a replica applied) every LOCAL_WAIT_DB_EVERY_MS; without one, the database alone.
+  // database (for what a replica applied) now and then; without one, the database alone.
   const here = isRunningHere(db, projection);
-  let readAt = here ? performance.now() : -Infinity;
+  const dbInterval = opts.intervalMs ?? 25;
+  let nextRead = here ? performance.now() + Math.min(LOCAL_WAIT_FIRST_READ_MS, dbInterval) : -Infinity;
   return pollUntil(
     async () => {
       if (runningAtLeast(db, projection, subject, seq)) return true;
-      if (here && performance.now() - readAt < LOCAL_WAIT_DB_EVERY_MS) return false;
-      readAt = performance.now();
+      if (performance.now() < nextRead) return false;
+      if (here) nextRead = performance.now() + dbInterval;
       return (await positionOf(db, projection, subject)) >= seq;
     },
     here ? { ...opts, intervalMs: Math.min(opts.intervalMs ?? LOCAL_LOOK_EVERY_MS, LOCAL_LOOK_EVERY_MS) } : opts,
