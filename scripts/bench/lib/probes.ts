@@ -92,7 +92,18 @@ export class QueryCounter {
     (client as unknown as { query: QueryFn }).query = replacement;
   }
 
+  /** Each text as shown, by the text sent: the same few hundred texts come again and again. */
+  private readonly shown = new Map<string, string>();
+
   private textOf(text: string): string {
+    const known = this.shown.get(text);
+    if (known !== undefined) return known;
+    const shown = this.foldText(text);
+    if (this.shown.size < 10_000) this.shown.set(text, shown);
+    return shown;
+  }
+
+  private foldText(text: string): string {
     const lists = text.replace(/\$\d+(?:, \$\d+)*/g, '$…').replace(/\(\$…\)(?:, \(\$…\))+/g, '($…), …');
     return this.namespace ? lists.split(`"${this.namespace}_`).join('"') : lists;
   }
