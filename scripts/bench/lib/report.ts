@@ -167,7 +167,7 @@ export function renderReport(r: BenchResult): string {
   const mv = (v: number | undefined, digits = 2): string => (v === undefined ? 'n/a' : fmt(v, digits));
   out.push(
     ...table([
-      ['Per turn', 'from the code', m ? 'measured (this run)' : 'measured (in-process only)'],
+      ['Per turn', 'from the code (ingress, router, orchestrator)', m ? 'measured (this run, every service)' : 'measured (in-process only)'],
       ['JetStream appends', String(code.appends), mv(m?.appends)],
       ['get-last-by-subject lookups', String(code.lastBySubject), 'not counted'],
       ['consumer deliveries (each acked)', String(code.deliveries), m ? `${mv(m.deliveries)} (${mv(m.redeliveries)} redelivered)` : 'n/a'],

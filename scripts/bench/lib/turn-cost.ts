@@ -3,6 +3,9 @@
  * orchestrator; libs/bus appendDecided; libs/store applyEvents and reactOnce),
  * for a user that is already ACTIVE and one event per consumer batch
  * (concurrency 1). Batches under load share BEGIN/COMMIT and checkpoint rows.
+ * Written before memory, belief-graph, uncertainty, trust and retention
+ * consumed the turn: the measured column (every service) is the one to trust;
+ * the report lists the statements a turn sends by text.
  */
 export const TURN_COST_FROM_CODE = {
   /** TurnReceived (ingress), TurnRouted (router), RelationshipUpdated and TurnCompleted (orchestrator, one decision). */
