@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import pg from 'pg';
 
 /**
  * Names for the statements a process sends again and again. The first `limit`
@@ -40,13 +40,33 @@ export function prepareStatements(client: pg.PoolClient, names: StatementNames):
     if (typeof text !== 'string' || !Array.isArray(values) || values.length === 0 || callback !== undefined || unnamed.has(text)) return own(...args);
     const name = names.nameOf(text);
     if (name === undefined) return own(...args);
-    return (own({ name, text, values }) as Promise<pg.QueryResult>).catch((err: unknown) => {
+    return named(own, name, text, values).catch((err: unknown) => {
       if (!isStalePlan(err)) throw err;
       unnamed.add(text);
       return own(text, values);
     });
   };
   (client as unknown as { query: Query }).query = query;
+}
+
+/** A Query of pg's own, then named (the server's named form of the statement). */
+interface NamedQuery extends pg.Query {
+  name?: string;
+  callback?: (err: Error | null, res: pg.QueryResult) => void;
+}
+
+/**
+ * Runs a statement by name. The Query is made from the text and named after:
+ * given a config object (`{ name, text, values }`), pg copies it property by
+ * property on every call, which was 1.5 % of a turn's CPU; a text it does not copy.
+ */
+function named(own: Query, name: string, text: string, values: unknown[]): Promise<pg.QueryResult> {
+  return new Promise((resolve, reject) => {
+    const q = new pg.Query(text, values) as NamedQuery;
+    q.name = name;
+    q.callback = (err, res) => (err ? reject(err) : resolve(res));
+    own(q);
+  });
 }
 
 /** Postgres refusing a prepared statement whose tables changed shape under it. */
