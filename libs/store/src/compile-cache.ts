@@ -194,6 +194,7 @@ function sameShape(a: unknown, b: unknown): boolean {
   for (const _ in y) keys--;
   return keys === 0;
 }
+
 /** A copy of the tree with each parameter value replaced by its Slot, in hashOf's walk order. */
 function withSlots(x: unknown, counter: { next: number }): unknown {
   if (x === null || typeof x !== 'object') return x;

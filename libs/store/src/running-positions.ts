@@ -21,7 +21,8 @@ export function registerRunning(db: object, projection: string, known: KnownPosi
   set.add(known);
   return () => {
     set.delete(known);
-    if (set.size === 0) byProjection.delete(projection);
+    // Only this registration's set: a stop called twice must not drop a later runner's.
+    if (set.size === 0 && byProjection.get(projection) === set) byProjection.delete(projection);
   };
 }
 
