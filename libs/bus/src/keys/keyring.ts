@@ -213,7 +213,8 @@ export class Keyring {
     // The same sealed bytes: a forged copy under a known id still goes through the tag check.
     if (memo && memo.userId === userId && memo.generation === generation && sameBytes(memo.sealed, sealed)) return memo.payload;
     const payload = openBytes(c.key, sealed, payloadAssociatedData(eventId));
-    this.#opened.set(eventId, { userId, generation, sealed, payload });
+    // A copy: the sealed bytes may be a view into a whole inbound buffer, which the memo would keep alive.
+    this.#opened.set(eventId, { userId, generation, sealed: sealed.slice(), payload });
     if (this.#opened.size > OPENED_KEPT) this.#opened.delete(this.#opened.keys().next().value!);
     return payload;
   }
