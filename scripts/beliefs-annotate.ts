@@ -21,6 +21,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { z } from 'zod';
 import { BELIEF_TYPES, canonicalize, decompose, extractorVersion, type BeliefType, type Holder, type Polarity } from '@hearth/beliefs';
 import { createLocalEmbedder } from '@hearth/llm';
+import { seededRandom } from '@hearth/testing';
 import { LOCAL_EMBEDDING } from '../services/belief-graph/src/config.js';
 
 // ---------------------------------------------------------------- pure helpers
@@ -164,18 +165,6 @@ export function score(matchings: readonly Matching[]): Scores {
     lines: matchings.length,
     overall: withType(all),
     byType: Object.fromEntries(BELIEF_TYPES.map((t) => [t, withType(per[t])])) as Record<BeliefType, TypeFigures>,
-  };
-}
-
-/** mulberry32: a small seeded generator, so `--sample N --seed S` picks the same lines every time. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 

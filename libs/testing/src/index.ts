@@ -29,4 +29,5 @@ export {
   type StopPostgresServerOptions,
 } from './postgres-server.js';
 export { storedEvent } from './events.js';
+export { seededRandom } from './random.js';
 export { openErasureHarness, type ErasureHarness, type StreamWriter, type TestSchema } from './erasure.js';

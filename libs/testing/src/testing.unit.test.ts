@@ -1,4 +1,4 @@
-import { testNamespace, waitFor, WaitTimeoutError, freePort } from './index.js';
+import { testNamespace, waitFor, WaitTimeoutError, freePort, seededRandom } from './index.js';
 import { ownsStream } from './nats.js';
 import { withDatabase } from './postgres.js';
 
@@ -59,5 +59,16 @@ describe('freePort', () => {
     const port = await freePort();
     expect(port).toBeGreaterThan(0);
     expect(port).toBeLessThan(65536);
+  });
+});
+
+describe('seededRandom', () => {
+  it('stays in [0, 1)', () => {
+    const r = seededRandom(9);
+    for (let i = 0; i < 1000; i++) {
+      const v = r();
+      expect(v).toBeGreaterThanOrEqual(0);
+      expect(v).toBeLessThan(1);
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { exactScan, recallAt, seededRandom } from './exact.js';
+import { seededRandom } from '@hearth/testing';
+import { exactScan, recallAt } from './exact.js';
 import type { VectorHit, VectorIndex, VectorPoint, VectorQuery } from './port.js';
 
 /**

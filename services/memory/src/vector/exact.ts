@@ -62,15 +62,3 @@ export function recallAt(exact: readonly VectorHit[], found: readonly VectorHit[
   const got = new Set(found.map((h) => h.memoryId));
   return exact.filter((h) => got.has(h.memoryId)).length / exact.length;
 }
-
-/** A deterministic pseudo-random stream (mulberry32) for recall checks and benches, so a failing run can be run again. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

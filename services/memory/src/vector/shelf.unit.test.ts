@@ -1,6 +1,7 @@
 import { createLocalEmbedder } from '@hearth/llm';
+import { seededRandom } from '@hearth/testing';
 import { VECTOR_INDEX } from '../config.js';
-import { exactScan, recallAt, seededRandom, unit, type ScanPoint } from './exact.js';
+import { exactScan, recallAt, unit, type ScanPoint } from './exact.js';
 import { VectorShelf } from './shelf.js';
 import { nearestInt8 } from './usearch.js';
 
