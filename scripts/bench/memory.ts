@@ -24,10 +24,11 @@ import { systemClock } from '@hearth/clock';
 import { createLocalEmbedder, type Embedder } from '@hearth/llm';
 import { memory } from '@hearth/proto';
 import { dropSchema, migrateSchema, openDatabase, schemaDb } from '@hearth/store';
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { LOCAL_EMBEDDING, MEMORY_KEYS, RETRIEVAL, VECTOR_INDEX } from '../../services/memory/src/config.js';
 import type { MemoryDb } from '../../services/memory/src/db.js';
 import { embeddingText } from '../../services/memory/src/domain/describe.js';
+import { memoryRow, setPosition } from '../../services/memory/src/fixtures.js';
 import { service } from '../../services/memory/src/index.js';
 import { memoriesProjection } from '../../services/memory/src/projections/memories.js';
 import { createFindMemoriesQuery, createSearchMemoriesQuery } from '../../services/memory/src/queries/memories.js';
@@ -122,27 +123,22 @@ async function main(): Promise<void> {
         const key = `pref:${category}:${item.replace(' ', '_')}`;
         const value = `${j % 3 === 0 ? 'dislike' : 'like'}|${item}`;
         const [vector] = await embedder.embed([embeddingText(key, value)]);
-        rows.push({
-          memory_id: randomUUID(),
-          user_id: user.userId,
-          ai_friend_id: user.aiFriendId,
-          type: 'PREFERENCE',
-          memory_key: key,
-          memory_value: value,
-          confidence: 0.6,
-          status: j % 10 === 0 ? 'SUPERSEDED' : 'ACTIVE',
-          superseded_by: null,
-          source_message_ids: JSON.stringify([randomUUID()]) as unknown as string[],
-          extractor: 'heuristic',
-          topic_ids: JSON.stringify([]) as unknown as string[],
-          embedding: vector!,
-          embedding_model: embedder.model,
-          created_at: new Date(at.getTime() + j * 1000),
-          last_confirmed_at: new Date(at.getTime() + j * 1000),
-          status_reason: '',
-          updated_at: at,
-          updated_seq: 0,
-        });
+        rows.push(
+          memoryRow({
+            user_id: user.userId,
+            ai_friend_id: user.aiFriendId,
+            type: 'PREFERENCE',
+            memory_key: key,
+            memory_value: value,
+            status: j % 10 === 0 ? 'SUPERSEDED' : 'ACTIVE',
+            source_message_ids: [randomUUID()],
+            embedding: vector!,
+            embedding_model: embedder.model,
+            created_at: new Date(at.getTime() + j * 1000),
+            updated_at: at,
+            updated_seq: 0,
+          }),
+        );
         seeding.tick(0);
       }
       await db.insertInto('memories').values(rows).execute();
@@ -226,7 +222,6 @@ async function main(): Promise<void> {
     await time('FindMemories with query_text', opts.queries, (i) => bus.query('memory', FIND_MEMORIES, findTextReq(i)));
     // A search right after the user's memories changed: both indexes read only the changed rows.
     const writes = Math.min(200, opts.queries);
-    const runtime = db as unknown as Kysely<{ projection_positions: { projection: string; subject: string; last_seq: number } }>;
     const [fresh] = await embedder.embed([embeddingText('pref:food:bench_new', 'like|bench new')]);
     // Each write a later position (warm-up writes included): a position going back would reload the user.
     let position = 0;
@@ -238,11 +233,7 @@ async function main(): Promise<void> {
         .set({ updated_seq: seq, embedding: fresh! })
         .where('memory_id', '=', (await db.selectFrom('memories').select('memory_id').where('status', '=', 'ACTIVE').orderBy('memory_id').offset(seq).limit(1).executeTakeFirstOrThrow()).memory_id)
         .execute();
-      await runtime
-        .insertInto('projection_positions')
-        .values({ projection: memoriesProjection.name, subject: bus.topology.subject('memory', user.userId), last_seq: seq })
-        .onConflict((oc) => oc.columns(['projection', 'subject']).doUpdateSet({ last_seq: seq }))
-        .execute();
+      await setPosition(db, memoriesProjection.name, bus.topology.subject('memory', user.userId), seq);
       // Only the search is timed: the write stands in for the projection applying an event.
       const setup = performance.now() - t0;
       await bus.nc.request(vectorsSubject, searchReq(i), { timeout: 5_000 });

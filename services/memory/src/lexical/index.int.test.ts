@@ -7,6 +7,7 @@ import { databaseUrl, dropSchemas, testNamespace } from '@hearth/testing';
 import type { Kysely } from 'kysely';
 import { migration } from '../../migrations/2026_11_23_0001_memories.js';
 import type { MemoryDb } from '../db.js';
+import { memoryRow, setPosition } from '../fixtures.js';
 import { createLexicalIndex } from './index.js';
 
 const ns = testNamespace('t_mem_lexical');
@@ -34,30 +35,18 @@ async function seeded(n: number) {
   const user = { userId: randomUUID(), aiFriendId: randomUUID() };
   const items = ['sushi', 'ramen', 'jazz', 'green tea'];
   const at = new Date('2026-11-23T00:00:00Z');
-  const rows = Array.from({ length: n }, (_, j) => ({
-    memory_id: randomUUID(),
-    user_id: user.userId,
-    ai_friend_id: user.aiFriendId,
-    type: 'PREFERENCE',
-    memory_key: `pref:food:${items[j % items.length]!.replace(' ', '_')}_${j}`,
-    memory_value: `${j % 3 === 0 ? 'dislike' : 'like'}|${items[j % items.length]} ${j}${j % 5 === 0 ? ' with friends on sunday' : ''}`,
-    confidence: 0.6,
-    status: 'ACTIVE',
-    superseded_by: null,
-    source_message_ids: JSON.stringify([]) as unknown as string[],
-    extractor: 'heuristic',
-    topic_ids: JSON.stringify([]) as unknown as string[],
-    embedding: [1, 0],
-    embedding_model: 'm',
-    created_at: at,
-    last_confirmed_at: new Date(at.getTime() + (j % 7) * 1000),
-    status_reason: '',
-    updated_at: at,
-    updated_seq: 1,
-  }));
+  const rows = Array.from({ length: n }, (_, j) =>
+    memoryRow({
+      user_id: user.userId,
+      ai_friend_id: user.aiFriendId,
+      type: 'PREFERENCE',
+      memory_key: `pref:food:${items[j % items.length]!.replace(' ', '_')}_${j}`,
+      memory_value: `${j % 3 === 0 ? 'dislike' : 'like'}|${items[j % items.length]} ${j}${j % 5 === 0 ? ' with friends on sunday' : ''}`,
+      last_confirmed_at: new Date(at.getTime() + (j % 7) * 1000),
+    }),
+  );
   await db.insertInto('memories').values(rows).execute();
-  const runtime = db as unknown as Kysely<{ projection_positions: { projection: string; subject: string; last_seq: number } }>;
-  await runtime.insertInto('projection_positions').values({ projection: PROJECTION, subject: subjectOf(user.userId), last_seq: 1 }).execute();
+  await setPosition(db, PROJECTION, subjectOf(user.userId), 1);
   return { user, rows };
 }
 

@@ -14,6 +14,7 @@ import { cleanupNamespace, databaseUrl, dropSchemas, natsUrl, testNamespace } fr
 import type { Kysely } from 'kysely';
 import { LOCAL_EMBEDDING, RETRIEVAL } from '../config.js';
 import type { MemoryDb } from '../db.js';
+import { memoryRow, setPosition } from '../fixtures.js';
 import { embeddingText } from '../domain/describe.js';
 import { service } from '../index.js';
 import { createLexicalIndex, type LexicalIndex } from '../lexical/index.js';
@@ -63,32 +64,24 @@ async function seeded(suppressed: number) {
   const tail = randomUUID().slice(8);
   const rows = [];
   for (const [i, m] of memories.entries()) {
-    rows.push({
-      memory_id: `${(m.at + 1000).toString(16).padStart(8, '0')}${tail.slice(0, -4)}${i.toString(16).padStart(4, '0')}`,
-      user_id: user.userId,
-      ai_friend_id: user.aiFriendId,
-      type: 'PREFERENCE',
-      memory_key: m.key,
-      memory_value: m.value,
-      confidence: 0.6,
-      status: 'ACTIVE',
-      superseded_by: null,
-      source_message_ids: JSON.stringify([]) as unknown as string[],
-      extractor: 'heuristic',
-      topic_ids: JSON.stringify([]) as unknown as string[],
-      embedding: (await local.embed([embeddingText(m.key, m.value)]))[0]!,
-      embedding_model: local.model,
-      created_at: at,
-      last_confirmed_at: new Date(at.getTime() + m.at * 1000),
-      status_reason: '',
-      updated_at: at,
-      updated_seq: 1,
-    });
+    rows.push(
+      memoryRow({
+        memory_id: `${(m.at + 1000).toString(16).padStart(8, '0')}${tail.slice(0, -4)}${i.toString(16).padStart(4, '0')}`,
+        user_id: user.userId,
+        ai_friend_id: user.aiFriendId,
+        type: 'PREFERENCE',
+        memory_key: m.key,
+        memory_value: m.value,
+        embedding: (await local.embed([embeddingText(m.key, m.value)]))[0]!,
+        embedding_model: local.model,
+        created_at: at,
+        last_confirmed_at: new Date(at.getTime() + m.at * 1000),
+      }),
+    );
   }
   await db.insertInto('memories').values(rows).execute();
   if (suppressed > 0) await db.insertInto('suppressed_keys').values({ user_id: user.userId, memory_key: 'pref:music:jazz', suppressed_at: at }).execute();
-  const runtime = db as unknown as Kysely<{ projection_positions: { projection: string; subject: string; last_seq: number } }>;
-  await runtime.insertInto('projection_positions').values({ projection: memoriesProjection.name, subject: bus.topology.subject('memory', user.userId), last_seq: 1 }).execute();
+  await setPosition(db, memoriesProjection.name, bus.topology.subject('memory', user.userId), 1);
   return user;
 }
 

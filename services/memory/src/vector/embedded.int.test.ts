@@ -6,6 +6,7 @@ import { migrateSchema, openDatabase, schemaDb, type Database } from '@hearth/st
 import { databaseUrl, dropSchemas, testNamespace } from '@hearth/testing';
 import type { Kysely } from 'kysely';
 import type { MemoryDb } from '../db.js';
+import { memoryRow, setPosition } from '../fixtures.js';
 import { migration } from '../../migrations/2026_11_23_0001_memories.js';
 import { CONTRACT_MODEL, vectorIndexContract } from './contract.js';
 import { createEmbeddedIndex } from './embedded.js';
@@ -34,15 +35,7 @@ afterAll(async () => {
 let seq = 0;
 
 /** Moves the user's chain position to `to`, as applying an event does, so the index reloads. */
-async function bump(userId: string, to: number): Promise<void> {
-  // The runtime table is not in MemoryDb; the builder still schema-qualifies it.
-  const runtime = db as unknown as Kysely<{ projection_positions: { projection: string; subject: string; last_seq: number } }>;
-  await runtime
-    .insertInto('projection_positions')
-    .values({ projection: PROJECTION, subject: subjectOf(userId), last_seq: to })
-    .onConflict((oc) => oc.columns(['projection', 'subject']).doUpdateSet({ last_seq: to }))
-    .execute();
-}
+const bump = (userId: string, to: number): Promise<void> => setPosition(db, PROJECTION, subjectOf(userId), to);
 
 vectorIndexContract('embedded', async () => {
   const index = createEmbeddedIndex(db, { projection: PROJECTION, subjectOf });
@@ -51,33 +44,22 @@ vectorIndexContract('embedded', async () => {
   return {
     index,
     async seed(points, statuses = {}) {
-      const at = new Date('2026-11-23T00:00:00Z');
       const now = ++seq;
       for (const p of points) {
         users.add(p.userId);
         await db
           .insertInto('memories')
-          .values({
-            memory_id: p.memoryId,
-            user_id: p.userId,
-            ai_friend_id: p.aiFriendId,
-            type: 'FACT',
-            memory_key: p.memoryKey,
-            memory_value: 'v',
-            confidence: 0.6,
-            status: 'ACTIVE',
-            superseded_by: null,
-            source_message_ids: JSON.stringify([]) as unknown as string[],
-            extractor: 'heuristic',
-            topic_ids: JSON.stringify([]) as unknown as string[],
-            embedding: [...p.vector],
-            embedding_model: p.model,
-            created_at: at,
-            last_confirmed_at: at,
-            status_reason: '',
-            updated_at: at,
-            updated_seq: now,
-          })
+          .values(
+            memoryRow({
+              memory_id: p.memoryId,
+              user_id: p.userId,
+              ai_friend_id: p.aiFriendId,
+              memory_key: p.memoryKey,
+              embedding: [...p.vector],
+              embedding_model: p.model,
+              updated_seq: now,
+            }),
+          )
           .execute();
       }
       for (const [id, status] of Object.entries(statuses)) {
@@ -103,15 +85,10 @@ describe('embedded index after rows were rebuilt or erased', () => {
     const index = createEmbeddedIndex(db, { projection: PROJECTION, subjectOf });
     const userId = randomUUID();
     const aiFriendId = randomUUID();
-    const at = new Date('2026-11-23T00:00:00Z');
     const now = ++seq;
     await db
       .insertInto('memories')
-      .values({
-        ...{ memory_id: randomUUID(), user_id: userId, ai_friend_id: aiFriendId, type: 'FACT', memory_key: 'fact:home_city', memory_value: 'v', confidence: 0.6, status: 'ACTIVE', superseded_by: null },
-        ...{ source_message_ids: JSON.stringify([]) as unknown as string[], extractor: 'heuristic', topic_ids: JSON.stringify([]) as unknown as string[] },
-        ...{ embedding: [1, 0, 0, 0], embedding_model: CONTRACT_MODEL, created_at: at, last_confirmed_at: at, status_reason: '', updated_at: at, updated_seq: now },
-      })
+      .values(memoryRow({ user_id: userId, ai_friend_id: aiFriendId, memory_key: 'fact:home_city', embedding: [1, 0, 0, 0], embedding_model: CONTRACT_MODEL, updated_seq: now }))
       .execute();
     await bump(userId, now);
     const query = { userId, aiFriendId, vector: [1, 0, 0, 0], model: CONTRACT_MODEL, topK: 4, excludeKeys: [] };
